@@ -1,0 +1,249 @@
+"""Kernel configs: TOML files under ``kernels/``, validated before anything runs.
+
+Every problem is reported as a :class:`GenError` whose message starts with the
+key at fault, so the command line can print one line and exit with status 2.
+The keys are documented in ``docs/config.md``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Optional
+
+from . import expr
+from .errors import GenError
+
+_NAME = re.compile(r"[a-z][a-z0-9_]{0,47}")
+_INTEGER = re.compile(r"[+-]?(0x[0-9a-fA-F]+|[0-9]+)")
+
+TOP_KEYS = {
+    "name", "description", "function", "domain", "word_bits", "scale_bits",
+    "degree", "error", "precision_digits", "remez_tolerance",
+    "remez_max_iterations", "coefficient_scales", "max_abs_error_log2",
+    "table_access", "segments", "coefficients",
+}
+SEGMENT_KEYS = {"kind", "count", "bits"}
+COEFFICIENT_KEYS = {"values", "scale", "scales"}
+
+
+@dataclass(frozen=True)
+class ExplicitCoefficients:
+    """Third-party coefficients: ``values[i][j]`` is a_j * 2^scales[j] on segment i."""
+
+    values: tuple[tuple[int, ...], ...]
+    scales: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class KernelConfig:
+    """One validated kernel config.  Field meanings: docs/config.md."""
+
+    path: str
+    sha256: str
+    name: str
+    description: str
+    function: str
+    function_tree: expr.Node
+    domain: tuple[str, str]
+    word_bits: int
+    scale_bits: int
+    degree: int
+    error: str
+    precision_digits: int
+    remez_tolerance: float
+    remez_max_iterations: int
+    coefficient_scales: Optional[tuple[int, ...]]
+    max_abs_error_log2: Optional[float]
+    table_access: str
+    segment_kind: str
+    segment_count: int
+    segment_bits: Optional[int]
+    explicit: Optional[ExplicitCoefficients]
+
+    def parameters(self) -> dict[str, Any]:
+        """Every input parameter, for banners and the sidecar."""
+        return {
+            "name": self.name,
+            "function": self.function,
+            "domain": list(self.domain),
+            "word_bits": self.word_bits,
+            "scale_bits": self.scale_bits,
+            "degree": self.degree,
+            "segments": {"kind": self.segment_kind, "count": self.segment_count,
+                         "bits": self.segment_bits},
+            "error": self.error,
+            "precision_digits": self.precision_digits,
+            "remez_tolerance": self.remez_tolerance,
+            "remez_max_iterations": self.remez_max_iterations,
+            "coefficient_scales": list(self.coefficient_scales) if self.coefficient_scales else None,
+            "explicit_coefficients": self.explicit is not None,
+            "max_abs_error_log2": self.max_abs_error_log2,
+            "table_access": self.table_access,
+        }
+
+
+def _want(value: Any, kind: type | tuple[type, ...], key: str, what: str) -> Any:
+    if isinstance(value, bool) or not isinstance(value, kind):
+        raise GenError(f"{key}: expected {what}, got {type(value).__name__} {value!r}")
+    return value
+
+
+def _int_in(table: dict[str, Any], key: str, lo: int, hi: int, default: Optional[int] = None,
+            prefix: str = "") -> int:
+    full = prefix + key
+    if key not in table:
+        if default is None:
+            raise GenError(f"{full}: missing (an integer from {lo} to {hi})")
+        return default
+    value = _want(table[key], int, full, "an integer")
+    if not lo <= value <= hi:
+        raise GenError(f"{full}: {value} is out of range (allowed {lo} to {hi})")
+    return value
+
+
+def _parse_integer(text: Any, key: str) -> int:
+    if isinstance(text, int) and not isinstance(text, bool):
+        return text
+    if not isinstance(text, str) or not _INTEGER.fullmatch(text.strip()):
+        raise GenError(f"{key}: expected an integer or a hex string such as '-0x1F', got {text!r}")
+    return int(text.strip(), 0)
+
+
+def load(path: str | Path) -> KernelConfig:
+    """Read and validate the config at ``path``."""
+    path = Path(path)
+    try:
+        raw_bytes = path.read_bytes()
+    except OSError as exc:
+        raise GenError(f"config: cannot read {path}: {exc.strerror}") from None
+    try:
+        raw = tomllib.loads(raw_bytes.decode("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise GenError(f"config: {path} is not valid TOML: {exc}") from None
+    return validate(raw, str(path), hashlib.sha256(raw_bytes).hexdigest())
+
+
+def validate(raw: dict[str, Any], path: str, sha256: str) -> KernelConfig:
+    """Check every key of a parsed config; see :func:`load`."""
+    unknown = sorted(set(raw) - TOP_KEYS)
+    if unknown:
+        raise GenError(f"{unknown[0]}: unknown key (allowed: {', '.join(sorted(TOP_KEYS))})")
+
+    if "name" not in raw:
+        raise GenError("name: missing")
+    name = _want(raw["name"], str, "name", "a string")
+    if not _NAME.fullmatch(name):
+        raise GenError(f"name: {name!r} must be a lower-case C identifier (a-z, 0-9, _; at most 48)")
+    description = _want(raw.get("description", ""), str, "description", "a string")
+
+    function = _want(raw.get("function", "exp(-x)"), str, "function", "a string")
+    tree = expr.parse(function, "function")
+
+    domain_raw = _want(raw.get("domain", ["0", "ln2"]), list, "domain", "a list of two expressions")
+    if len(domain_raw) != 2:
+        raise GenError(f"domain: expected two ends [lo, hi], got {len(domain_raw)} items")
+    domain = tuple(str(_want(d, (str, int, float), "domain", "a number or an expression"))
+                   for d in domain_raw)
+    for end in domain:
+        expr.parse(end, "domain", variable=False)
+
+    word_bits = _want(raw.get("word_bits", 64), int, "word_bits", "an integer")
+    if word_bits not in (32, 64):
+        raise GenError(f"word_bits: {word_bits} is not supported (32 or 64)")
+    scale_bits = _int_in(raw, "scale_bits", 1, word_bits)
+    degree = _int_in(raw, "degree", 1, 32)
+    error = _want(raw.get("error", "absolute"), str, "error", "a string")
+    if error not in ("absolute", "relative"):
+        raise GenError(f"error: {error!r} is not 'absolute' or 'relative'")
+    precision_digits = _int_in(raw, "precision_digits", 20, 500, default=50)
+    tolerance = _want(raw.get("remez_tolerance", 1e-12), (float, int), "remez_tolerance", "a number")
+    if not 0 < tolerance < 1:
+        raise GenError(f"remez_tolerance: {tolerance} must be between 0 and 1")
+    max_iterations = _int_in(raw, "remez_max_iterations", 1, 1000, default=60)
+
+    scales = raw.get("coefficient_scales")
+    if scales is not None:
+        _want(scales, list, "coefficient_scales", "a list of integers")
+        scales = tuple(_want(s, int, "coefficient_scales", "a list of integers") for s in scales)
+        if len(scales) != degree + 1:
+            raise GenError(f"coefficient_scales: {len(scales)} entries, expected degree + 1 = {degree + 1}")
+        if any(not 0 <= s <= 4 * word_bits for s in scales):
+            raise GenError(f"coefficient_scales: every scale must lie in 0..{4 * word_bits}")
+
+    budget = raw.get("max_abs_error_log2")
+    if budget is not None:
+        budget = float(_want(budget, (int, float), "max_abs_error_log2", "a number"))
+        if not -200 < budget < 0:
+            raise GenError(f"max_abs_error_log2: {budget} must be between -200 and 0")
+
+    table_access = _want(raw.get("table_access", "direct"), str, "table_access", "a string")
+    if table_access not in ("direct", "ct_scan"):
+        raise GenError(f"table_access: {table_access!r} is not 'direct' or 'ct_scan'")
+
+    seg = _want(raw.get("segments", {"kind": "equal", "count": 1}), dict, "segments", "a table")
+    unknown = sorted(set(seg) - SEGMENT_KEYS)
+    if unknown:
+        raise GenError(f"segments.{unknown[0]}: unknown key (allowed: {', '.join(sorted(SEGMENT_KEYS))})")
+    kind = _want(seg.get("kind", "equal"), str, "segments.kind", "a string")
+    if kind == "equal":
+        if "bits" in seg:
+            raise GenError("segments.bits: only for kind = 'pow2'")
+        count = _int_in(seg, "count", 1, 4096, prefix="segments.")
+        bits = None
+    elif kind == "pow2":
+        if "count" in seg:
+            raise GenError("segments.count: for kind = 'pow2' the count follows from 'bits'")
+        bits = _int_in(seg, "bits", 0, 12, prefix="segments.")
+        count = 0  # filled in by the segmentation, which knows the domain
+    else:
+        raise GenError(f"segments.kind: {kind!r} is not 'equal' or 'pow2'")
+
+    explicit = None
+    if "coefficients" in raw:
+        explicit = _explicit(raw["coefficients"], degree, count, kind)
+        if scales is not None:
+            raise GenError("coefficient_scales: not allowed with explicit [coefficients] (give coefficients.scales)")
+
+    return KernelConfig(
+        path=path, sha256=sha256, name=name, description=description,
+        function=function, function_tree=tree, domain=(domain[0], domain[1]),
+        word_bits=word_bits, scale_bits=scale_bits, degree=degree, error=error,
+        precision_digits=precision_digits, remez_tolerance=float(tolerance),
+        remez_max_iterations=max_iterations, coefficient_scales=scales,
+        max_abs_error_log2=budget, table_access=table_access, segment_kind=kind,
+        segment_count=count, segment_bits=bits, explicit=explicit)
+
+
+def _explicit(table: Any, degree: int, count: int, kind: str) -> ExplicitCoefficients:
+    _want(table, dict, "coefficients", "a table")
+    unknown = sorted(set(table) - COEFFICIENT_KEYS)
+    if unknown:
+        raise GenError(f"coefficients.{unknown[0]}: unknown key (allowed: values, scale, scales)")
+    if kind != "equal":
+        raise GenError("coefficients: explicit coefficients need segments.kind = 'equal'")
+    if "values" not in table:
+        raise GenError("coefficients.values: missing")
+    values = _want(table["values"], list, "coefficients.values", "a list")
+    rows = values if values and isinstance(values[0], list) else [values]
+    if len(rows) != count:
+        raise GenError(f"coefficients.values: {len(rows)} segment rows, expected segments.count = {count}")
+    parsed = []
+    for i, row in enumerate(rows):
+        _want(row, list, f"coefficients.values[{i}]", "a list")
+        if len(row) != degree + 1:
+            raise GenError(f"coefficients.values: segment {i} has {len(row)} values, expected degree + 1 = {degree + 1}")
+        parsed.append(tuple(_parse_integer(v, f"coefficients.values[{i}]") for v in row))
+    if ("scale" in table) == ("scales" in table):
+        raise GenError("coefficients: give exactly one of 'scale' (one for all) or 'scales' (one per power)")
+    if "scale" in table:
+        scales = (_int_in(table, "scale", 0, 256, prefix="coefficients."),) * (degree + 1)
+    else:
+        raw_scales = _want(table["scales"], list, "coefficients.scales", "a list of integers")
+        if len(raw_scales) != degree + 1:
+            raise GenError(f"coefficients.scales: {len(raw_scales)} entries, expected degree + 1 = {degree + 1}")
+        scales = tuple(_want(s, int, "coefficients.scales", "a list of integers") for s in raw_scales)
+    return ExplicitCoefficients(values=tuple(parsed), scales=scales)

@@ -1,0 +1,234 @@
+"""Render a built kernel into ``<out>/<name>/`` from the Jinja2 templates.
+
+All files are rendered in memory first; only then is anything written, each
+file atomically (a temporary file in the same folder, flushed, then
+``os.replace``), and only if its content changed.  Output depends on the
+config and the generator alone: no timestamps, no machine paths.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import tempfile
+from decimal import ROUND_CEILING, Context, Decimal
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, Optional
+
+import jinja2
+
+from . import VERSION
+from .kernel import Kernel
+
+ROOT = Path(__file__).resolve().parent.parent
+TEMPLATES = ROOT / "templates"
+RUNTIME_HEADER = ROOT / "runtime" / "fxp.h"
+LN2_DOWN = 0x3FE62E42FEFA39EF  # bits of the largest double below ln 2
+
+
+def round_up(value: Fraction, digits: int = 6) -> str:
+    """A decimal string >= value (with a relative margin of 2^-40, so that
+    the double a C compiler makes of it is still >= value)."""
+    margin = value * (1 + Fraction(1, 1 << 40))
+    decimal = Decimal(margin.numerator) / Decimal(margin.denominator)
+    rounded = Context(prec=digits, rounding=ROUND_CEILING).plus(decimal)
+    text = format(rounded, "f") if abs(rounded) >= Decimal("1e-4") else format(rounded, "e")
+    return text if any(c in text for c in ".e") else text + ".0"
+
+
+def config_display_path(path: str) -> str:
+    """The config path as the user should type it: relative to the repo root when inside it."""
+    p = Path(path).resolve()
+    try:
+        return str(p.relative_to(ROOT))
+    except ValueError:
+        return p.name
+
+
+def _environment() -> jinja2.Environment:
+    return jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+                              undefined=jinja2.StrictUndefined, trim_blocks=True,
+                              lstrip_blocks=True, keep_trailing_newline=True,
+                              autoescape=False)
+
+
+def _fpr_to_q64(bits: int) -> int:
+    """2 * trunc(v * 2^63) for 0 <= v < 1 (v given by its bits), as the adaptor computes it."""
+    e = (bits >> 52) & 0x7FF
+    m = (bits & ((1 << 52) - 1)) | (1 << 52)
+    shift = 1022 - e
+    return ((m << 10) >> shift) << 1 if shift < 64 else 0
+
+
+def falcon_compatible(k: Kernel) -> bool:
+    """Falcon adaptors make sense for 64-bit exp(-x) kernels on [0, ln 2)."""
+    return (k.cfg.word_bits == 64 and k.cfg.function.replace(" ", "") == "exp(-x)"
+            and k.seg.z_lo == 0 and k.cfg.domain[1].replace(" ", "") in ("ln2", "log(2)"))
+
+
+def context(k: Kernel, out_dir: str) -> dict[str, Any]:
+    cfg, seg, qz = k.cfg, k.seg, k.qz
+    W = cfg.word_bits
+    word_t = f"uint{W}_t"
+    word_c = f"UINT{W}_C"
+    digits = W // 4
+    config_path = config_display_path(cfg.path)
+    command = f"python3 -m gen render {shlex.quote(config_path)} --out {shlex.quote(out_dir)}"
+
+    steps = []
+    for j in range(qz.degree - 1, -1, -1):
+        r = qz.shifts[j]
+        shift = f" >> {r}" if r > 0 else (f" << {-r}" if r < 0 else "")
+        lo = min(k_ranges[j][0] for k_ranges in qz.ranges)
+        hi = max(k_ranges[j][1] for k_ranges in qz.ranges)
+        steps.append({"j": j, "op": qz.ops[j], "shift": shift, "scale": qz.scales[j],
+                      "lo": f"0x{lo:x}", "hi": f"0x{hi:x}"})
+
+    if seg.count == 1:
+        index_doc = "one segment"
+        index_lines = ["no index: t = u = z - z_lo."]
+    elif seg.kind == "pow2":
+        index_doc = f"{seg.count} segments of width 2^-{W - seg.pow2_shift}"
+        index_lines = [f"idx = u >> {seg.pow2_shift}, t = u & (2^{seg.pow2_shift} - 1),",
+                       "u = z - z_lo: one shift and one mask."]
+    else:
+        index_doc = f"{seg.count} equal segments of {seg.width} inputs (width ~ (hi - lo) / {seg.count})"
+        index_lines = [f"idx = floor(u / {seg.width}) = mulhi(u, M) >> {seg.magic_shift}, exact for every",
+                       f"u = z - z_lo <= {seg.z_max - seg.z_lo} (proof: gen/segments.py, _division_magic);",
+                       f"t = u - idx * {seg.width}.  Cost: one multiply-high, one shift,",
+                       "one multiply by a small constant and a subtraction."]
+
+    eval_bound = round_up(k.eval_bound_ulp)
+    expm_bound = round_up(k.expm_bound_2p63) if k.expm_bound_2p63 is not None else None
+    minimax = [s.minimax_error for s in k.segments if s.minimax_error is not None]
+    params = cfg.parameters()
+    lines = [f"kernel {cfg.name}: {cfg.description}".rstrip(": "),
+             "",
+             "Parameters:"]
+    for key, value in params.items():
+        lines.append(f"  {key} = {json.dumps(value)}")
+    lines += ["",
+              "Computed:",
+              f"  inputs z = 0x{seg.z_lo:x} .. 0x{seg.z_max:x} (Q0.{W}); {seg.count} segment(s); pre-shift g = {seg.pre_shift}",
+              f"  scales s_j (j = 0..{qz.degree}) = {list(qz.scales)}",
+              f"  signs sigma_j = {list(qz.signs)}; steps j = {qz.degree - 1}..0: {' '.join(reversed(qz.ops))}",
+              f"  output: U_0 at 2^{qz.scales[0]} -> 2^{cfg.scale_bits} (shift {qz.final_shift}, round to nearest)",
+              f"  table: {k.table_bytes} bytes, access {k.table_access}"]
+    if minimax:
+        lines.append(f"  real-coefficient minimax error (max over segments): {max(minimax):.4e}")
+    lines.append(f"  proven |p - f| of the quantized polynomials (max over segments): "
+                 f"{round_up(max(s.approx_bound for s in k.segments))}")
+    lines.append(f"  proven bound of _eval: {eval_bound} units of 2^-{cfg.scale_bits}")
+    if expm_bound is not None:
+        lines.append(f"  proven bound of _expm_p63: {expm_bound} units of 2^-63")
+    lines.append("  (bounds: gen/bounds.py, docs/error-model.md)")
+
+    z_clamp = _fpr_to_q64(LN2_DOWN)
+    rows = [{"index": s.index, "z_first": f"0x{s.z_first:0{digits}x}", "z_last": f"0x{s.z_last:0{digits}x}",
+             "approx": round_up(s.approx_bound, 4),
+             "words": [f"{word_c}(0x{qz.table_word(s.index, j):0{digits}x})" for j in range(qz.degree + 1)]}
+            for s in k.segments]
+    return {
+        "version": VERSION, "config_path": config_path, "config_sha256": cfg.sha256,
+        "command": command, "parameter_lines": lines,
+        "name": cfg.name, "NAME": cfg.name.upper(), "W": W, "S": cfg.scale_bits,
+        "word_t": word_t, "word_c": word_c, "mulhi": f"fxp_mulhi{W}",
+        "segments": seg.count, "degree": qz.degree, "table_bytes": k.table_bytes,
+        "table_access": k.table_access, "kind": seg.kind,
+        "z_lo": f"0x{seg.z_lo:x}" if seg.z_lo else 0, "z_max_hex": f"0x{seg.z_max:x}",
+        "u_max": seg.z_max - seg.z_lo, "width": seg.width, "magic": f"0x{seg.magic:x}" if seg.magic else 0,
+        "magic_shift": seg.magic_shift or 0, "pow2_shift": seg.pow2_shift or 0,
+        "offset_mask": f"0x{(seg.width - 1):x}", "g": seg.pre_shift,
+        "index_doc": index_doc, "index_lines": index_lines,
+        "scales": list(qz.scales), "steps": steps, "s0": qz.scales[0], "q": qz.final_shift,
+        "half": f"0x{(1 << (qz.final_shift - 1)):x}" if qz.final_shift else 0,
+        "eval_bound": eval_bound, "expm_bound": expm_bound, "rows": rows,
+        "z_clamp_hex": f"0x{z_clamp:016x}",
+    }
+
+
+def sidecar(k: Kernel, ctx: dict[str, Any]) -> str:
+    cfg, seg, qz = k.cfg, k.seg, k.qz
+    data = {
+        "name": cfg.name,
+        "description": cfg.description,
+        "generator_version": VERSION,
+        "config_path": ctx["config_path"],
+        "config_sha256": cfg.sha256,
+        "command": ctx["command"],
+        "parameters": cfg.parameters(),
+        "function": cfg.function,
+        "word_bits": cfg.word_bits,
+        "scale_bits": cfg.scale_bits,
+        "segments": seg.count,
+        "degree": qz.degree,
+        "table_bytes": k.table_bytes,
+        "table_access": k.table_access,
+        "uses_float": False,
+        "falcon_adaptors": falcon_compatible(k),
+        "z_lo": str(seg.z_lo),
+        "z_max": str(seg.z_max),
+        "index": {"kind": seg.kind, "width": str(seg.width),
+                  "magic": str(seg.magic) if seg.magic else None, "magic_shift": seg.magic_shift,
+                  "pow2_shift": seg.pow2_shift, "pre_shift": seg.pre_shift},
+        "scales": list(qz.scales),
+        "signs": list(qz.signs),
+        "core_scale": qz.scales[0],
+        "bound": {"eval_ulp": float(ctx["eval_bound"]),
+                  "expm_p63_2p63": float(ctx["expm_bound"]) if ctx["expm_bound"] else None,
+                  "method": "proven: Taylor-model approximation bound + exact interval "
+                            "propagation of every truncation (docs/error-model.md)"},
+        "segment_list": [{
+            "index": s.index, "z_first": str(s.z_first), "z_last": str(s.z_last),
+            "minimax_error": s.minimax_error, "remez_iterations": s.remez_iterations,
+            "approx_bound": float(round_up(s.approx_bound)),
+            "eval_bound_ulp": float(round_up(s.eval_bound_ulp)),
+            "expm_bound_2p63": float(round_up(s.expm_bound_2p63)) if s.expm_bound_2p63 is not None else None,
+            "error_extrema_z": [str(z) for z in s.extrema_z],
+        } for s in k.segments],
+    }
+    return json.dumps(data, indent=1, sort_keys=False) + "\n"
+
+
+def render(k: Kernel, out_dir: str) -> dict[str, str]:
+    """File name -> content for kernel k (nothing written)."""
+    env = _environment()
+    ctx = context(k, out_dir)
+    name = k.cfg.name
+    files: dict[str, str] = {}
+    targets = [(f"{name}.h", "kernel.h.j2"), (f"{name}_table.h", "table.h.j2")]
+    if falcon_compatible(k):
+        targets.append((f"{name}_falcon.h", "falcon.h.j2"))
+    for filename, template in targets:
+        files[filename] = env.get_template(template).render(filename=filename, **ctx)
+    files["fxp.h"] = RUNTIME_HEADER.read_text()
+    files[f"{name}.json"] = sidecar(k, ctx)
+    return files
+
+
+def write_atomic(folder: Path, files: dict[str, str], prune: Optional[set[str]] = None) -> list[str]:
+    """Write each file atomically if its content changed; return the names written."""
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for filename, content in sorted(files.items()):
+        target = folder / filename
+        if target.exists() and target.read_text() == content:
+            continue
+        fd, tmp = tempfile.mkstemp(prefix=f".{filename}.", suffix=".tmp", dir=folder)
+        try:
+            with os.fdopen(fd, "w") as handle:
+                handle.write(content)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(tmp, target)
+        except BaseException:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+            raise
+        written.append(filename)
+    if prune:
+        for stale in sorted(prune - set(files)):
+            (folder / stale).unlink(missing_ok=True)
+    return written

@@ -1,0 +1,32 @@
+"""Shared helpers for the tests: paths, compiling and running small C programs."""
+
+from __future__ import annotations
+
+import subprocess
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+GENERATED = ROOT / "generated"
+KERNELS = ROOT / "kernels"
+VECTORS = ROOT.parent / "shared" / "anchors" / "facct_vectors.tsv"
+
+
+def shipped_kernels() -> list[str]:
+    return sorted(p.stem for p in KERNELS.glob("*.toml"))
+
+
+def compile_and_run(source: str, include_dirs: list[Path], extra_sources: list[Path] = (),
+                    flags: list[str] = (), args: list[str] = (), compiler: str = "gcc",
+                    suffix: str = ".c") -> subprocess.CompletedProcess:
+    """Compile ``source`` (C text) with the given include folders and run it."""
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / f"prog{suffix}"
+        src.write_text(source)
+        exe = Path(tmp) / "prog"
+        cmd = [compiler, "-O2", "-Wall", "-Wextra", *flags, *[f"-I{d}" for d in include_dirs],
+               str(src), *[str(s) for s in extra_sources], "-o", str(exe)]
+        build = subprocess.run(cmd, capture_output=True, text=True)
+        if build.returncode != 0:
+            raise AssertionError(f"compile failed: {' '.join(cmd)}\n{build.stderr}")
+        return subprocess.run([str(exe), *args], capture_output=True, text=True, timeout=600)

@@ -1,0 +1,313 @@
+"""Tests of the generator (gen/): Remez, quantization, rendering, configs.
+
+Every test here can fail: each property is checked by code independent of
+the code under test (a dense-grid extremum search for equioscillation, a
+plain-division simulation with unbounded integers for overflow, MPFR-free
+mpmath for errors), and the key properties have negative controls.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+from fractions import Fraction
+from pathlib import Path
+
+import mpmath
+
+from gen import config, kernel, quantize, remez, render
+from gen.errors import GenError
+from tests.helpers import GENERATED, KERNELS, ROOT, shipped_kernels
+
+mpmath.mp.dps = 50
+
+
+def _grid_extrema(err, b, points: int = 4000):
+    """Signed local extrema of err on [0, b]: a dense grid, then golden refinement."""
+    grid = [b * i / (points - 1) for i in range(points)]
+    values = [err(v) for v in grid]
+    found = []
+    for i, value in enumerate(values):
+        left = abs(values[i - 1]) if i else -1
+        right = abs(values[i + 1]) if i + 1 < points else -1
+        if abs(value) >= left and abs(value) >= right:
+            lo, hi = grid[max(i - 1, 0)], grid[min(i + 1, points - 1)]
+            sign = 1 if value > 0 else -1
+            for _ in range(80):
+                m1, m2 = lo + (hi - lo) / 3, hi - (hi - lo) / 3
+                if sign * err(m1) < sign * err(m2):
+                    lo = m1
+                else:
+                    hi = m2
+            best = max((grid[i], (lo + hi) / 2), key=lambda v: sign * err(v))
+            found.append(err(best))
+    # Merge neighbours of equal sign (a flat peak can be found twice).
+    merged = []
+    for value in found:
+        if merged and (merged[-1] > 0) == (value > 0):
+            merged[-1] = value if abs(value) > abs(merged[-1]) else merged[-1]
+        else:
+            merged.append(value)
+    return merged
+
+
+def _equioscillates(err, b, degree, rel_tol: float) -> bool:
+    """d + 2 alternating extrema of |err| within rel_tol of the largest."""
+    ext = _grid_extrema(err, b)
+    peak = max(abs(e) for e in ext)
+    big = [e for e in ext if abs(e) >= peak * (1 - rel_tol)]
+    alternating = all((big[i] > 0) != (big[i + 1] > 0) for i in range(len(big) - 1))
+    return len(big) >= degree + 2 and alternating
+
+
+def _poly(coeffs, v):
+    return sum(c * v**j for j, c in enumerate(coeffs))
+
+
+class RemezTest(unittest.TestCase):
+    CASES = [
+        ("exp(-x) on [0, ln2/32], degree 6", lambda v: mpmath.exp(-v), mpmath.ln2 / 32, 6, False),
+        ("exp(-x) on [0, ln2/16], degree 3", lambda v: mpmath.exp(-v), mpmath.ln2 / 16, 3, False),
+        ("exp(-x) on [0.5, 0.5 + ln2/64], degree 5", lambda v: mpmath.exp(-0.5 - v), mpmath.ln2 / 64, 5, False),
+        ("exp(-x) on [0, ln2], degree 12", lambda v: mpmath.exp(-v), mpmath.ln2, 12, False),
+        ("1/(1+x) on [0, 1], degree 4, relative", lambda v: 1 / (1 + v), mpmath.mpf(1), 4, True),
+    ]
+
+    def test_equioscillation(self) -> None:
+        for label, fn, b, degree, relative in self.CASES:
+            with self.subTest(label):
+                result = remez.remez(fn, b, degree, relative, 1e-12, 60, label)
+                if relative:
+                    err = lambda v, f=fn, c=result.coeffs: (f(v) - _poly(c, v)) / f(v)
+                else:
+                    err = lambda v, f=fn, c=result.coeffs: f(v) - _poly(c, v)
+                self.assertTrue(_equioscillates(err, b, degree, 1e-6))
+                # The levelled error is the sup of the weighted error.
+                peak = max(abs(e) for e in _grid_extrema(err, b))
+                self.assertAlmostEqual(float(peak / result.error), 1.0, places=6)
+
+    def test_control_chebyshev_interpolant_is_not_minimax(self) -> None:
+        # Interpolation at Chebyshev nodes is near-minimax but does not
+        # equioscillate: the independent check must say so.
+        b, degree = mpmath.ln2 / 16, 3
+        nodes = [b * (1 - mpmath.cos(mpmath.pi * (2 * i + 1) / (2 * degree + 2))) / 2 for i in range(degree + 1)]
+        rows = [[v**j for j in range(degree + 1)] for v in nodes]
+        coeffs = list(mpmath.lu_solve(mpmath.matrix(rows), mpmath.matrix([mpmath.exp(-v) for v in nodes])))
+        self.assertFalse(_equioscillates(lambda v: mpmath.exp(-v) - _poly(coeffs, v), b, degree, 1e-6))
+
+    def test_deterministic(self) -> None:
+        a = remez.remez(lambda v: mpmath.exp(-v), mpmath.ln2 / 8, 4, False, 1e-12, 60, "a")
+        b = remez.remez(lambda v: mpmath.exp(-v), mpmath.ln2 / 8, 4, False, 1e-12, 60, "b")
+        self.assertEqual(a.coeffs, b.coeffs)
+
+    def test_non_convergence_is_reported(self) -> None:
+        with self.assertRaisesRegex(GenError, "did not converge"):
+            remez.remez(lambda v: mpmath.exp(-v), mpmath.ln2, 8, False, 1e-45, 1, "seg")
+
+
+def _small_word_config(kind: str, count_or_bits: int, degree: int, scale_bits: int) -> config.KernelConfig:
+    """A config validated at W = 32, then narrowed to a 16-bit word for exhaustive tests."""
+    seg = {"kind": kind, "count": count_or_bits} if kind == "equal" else {"kind": kind, "bits": count_or_bits}
+    raw = {"name": "small", "degree": degree, "scale_bits": scale_bits, "word_bits": 32, "segments": seg}
+    cfg = config.validate(raw, "small.toml", "0" * 64)
+    return dataclasses.replace(cfg, word_bits=16)
+
+
+def _simulate(k: kernel.Kernel, z: int, forced_ints=None, scales=None) -> tuple[int, bool]:
+    """Independent model: plain division for the index, unbounded integers.
+
+    Returns (U_0, overflowed) where overflowed means some intermediate left
+    [0, 2^W) -- exactly what the generator's interval proof excludes.
+    """
+    W = k.cfg.word_bits
+    seg, qz = k.seg, k.qz
+    scales = scales or qz.scales
+    u = z - seg.z_lo
+    width = seg.width
+    i, t = (u // width, u % width) if seg.count > 1 else (0, u)
+    T = t << seg.pre_shift
+    ints = forced_ints[i] if forced_ints else qz.ints[i]
+    y = ints[qz.degree]
+    over = not 0 <= y < (1 << W)
+    for j in range(qz.degree - 1, -1, -1):
+        r = scales[j + 1] - scales[j]
+        p = (y * T) >> W
+        p = p >> r if r >= 0 else p << -r
+        y = ints[j] + p if qz.signs[j] == qz.signs[j + 1] else ints[j] - p
+        over |= not (0 <= y < (1 << W) and p < (1 << W))
+    return y, over
+
+
+class SmallWordTest(unittest.TestCase):
+    """Exhaustive checks on 16-bit words, where every input can be tried."""
+
+    CONFIGS = [("equal", 5, 2, 15), ("equal", 3, 3, 14), ("pow2", 3, 2, 15), ("equal", 1, 4, 15)]
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        cls.kernels = [kernel.build(_small_word_config(*c)) for c in cls.CONFIGS]
+
+    def test_no_overflow_and_model_matches_on_every_input(self) -> None:
+        for k in self.kernels:
+            with self.subTest(k.cfg.segment_kind, n=k.seg.count, d=k.cfg.degree):
+                for z in range(k.seg.z_lo, k.seg.z_max + 1):
+                    simulated, over = _simulate(k, z)
+                    self.assertFalse(over, f"overflow at z={z}")
+                    self.assertEqual(simulated, quantize.evaluate_core(k.qz, k.seg, z))
+
+    def test_proven_bound_holds_on_every_input(self) -> None:
+        for k in self.kernels:
+            bound = k.eval_bound_ulp
+            worst = Fraction(0)
+            with mpmath.workdps(30):
+                for z in range(k.seg.z_lo, k.seg.z_max + 1):
+                    out = quantize.evaluate(k.qz, k.seg, z)
+                    exact = mpmath.exp(-mpmath.mpf(z) / 2**16) * 2**k.cfg.scale_bits
+                    worst = max(worst, Fraction(str(abs(out - exact))))
+            with self.subTest(k.cfg.segment_kind, n=k.seg.count, d=k.cfg.degree):
+                self.assertLessEqual(worst, bound)
+                self.assertGreater(worst, bound / 8, "bound far from the measured error")
+
+    def test_control_one_more_bit_overflows(self) -> None:
+        # Raising one scale above the chosen one must overflow somewhere:
+        # the generator refuses it, and the simulation confirms it.
+        k = self.kernels[0]
+        for j in range(k.qz.degree + 1):
+            scales = list(k.qz.scales)
+            scales[j] += 1
+            real = [[c * 1 for c in k.qz.coefficients(i)] for i in range(k.seg.count)]
+            try:
+                quantize.quantize(k.seg, real, k.cfg.scale_bits, forced_scales=scales)
+            except GenError:
+                continue
+            self.fail(f"scale {scales[j]} of x^{j} accepted although the chosen one was maximal")
+
+    def test_division_magic_is_exact(self) -> None:
+        for k in self.kernels:
+            if k.seg.kind == "equal" and k.seg.count > 1:
+                for u in range(0, k.seg.z_max - k.seg.z_lo + 1):
+                    self.assertEqual(k.seg.index_of(u + k.seg.z_lo), u // k.seg.width)
+
+
+class ShippedKernelTest(unittest.TestCase):
+    def test_committed_outputs_are_up_to_date(self) -> None:
+        # Re-render every shipped config in memory and compare with generated/.
+        for name in shipped_kernels():
+            with self.subTest(name):
+                k = kernel.build(config.load(KERNELS / f"{name}.toml"))
+                files = render.render(k, "generated")
+                on_disk = {p.name for p in (GENERATED / name).iterdir()}
+                self.assertEqual(on_disk, set(files), "files in generated/ differ from the generator's")
+                for filename, content in files.items():
+                    self.assertEqual((GENERATED / name / filename).read_text(), content,
+                                     f"generated/{name}/{filename} is stale: run `make gen`")
+
+    def test_regeneration_is_byte_identical(self) -> None:
+        with tempfile.TemporaryDirectory() as a, tempfile.TemporaryDirectory() as b:
+            for out in (a, b):
+                run = subprocess.run([sys.executable, "-m", "gen", "render", "kernels/paper_m3.toml",
+                                      "kernels/facct.toml", "--out", "out", "--quiet"],
+                                     cwd=ROOT, capture_output=True, text=True)
+                self.assertEqual(run.returncode, 0, run.stderr)
+                shutil.move(str(ROOT / "out"), str(Path(out) / "out"))
+            self.assertEqual(_tree_hash(Path(a) / "out"), _tree_hash(Path(b) / "out"))
+            self.assertEqual(_tree_hash(Path(a) / "out" / "facct"), _tree_hash(GENERATED / "facct",
+                             ignore=lambda text: text.replace("--out generated", "--out out")))
+
+    def test_independent_check_on_random_inputs(self) -> None:
+        # The Python integer model of each shipped kernel against mpmath at
+        # 40 digits, on inputs the generator's self-check did not draw.
+        rng = random.Random(2024)
+        for name in shipped_kernels():
+            k = kernel.build(config.load(KERNELS / f"{name}.toml"))
+            bound = float(k.eval_bound_ulp)
+            with mpmath.workdps(40), self.subTest(name):
+                for _ in range(300):
+                    z = rng.randint(k.seg.z_lo, k.seg.z_max)
+                    out = quantize.evaluate(k.qz, k.seg, z)
+                    exact = mpmath.exp(-mpmath.mpf(z) / 2**k.cfg.word_bits) * 2**k.cfg.scale_bits
+                    self.assertLessEqual(float(abs(out - exact)), bound)
+
+
+def _tree_hash(folder: Path, ignore=lambda text: text) -> str:
+    h = hashlib.sha256()
+    for p in sorted(folder.rglob("*")):
+        if p.is_file():
+            h.update(p.name.encode())
+            h.update(ignore(p.read_text()).encode() if p.suffix in (".h", ".json") else p.read_bytes())
+    return h.hexdigest()
+
+
+BASE = 'name = "bad"\ndegree = 3\nscale_bits = 31\nword_bits = 32\n[segments]\nkind = "equal"\ncount = 4\n'
+
+MALFORMED = [
+    ("unknown key", BASE + "", "foo = 1\n", "foo: unknown key"),
+    ("wrong type", BASE.replace("degree = 3", 'degree = "three"'), "", "degree: expected an integer"),
+    ("degree < 1", BASE.replace("degree = 3", "degree = 0"), "", "degree: 0 is out of range"),
+    ("N < 1", BASE.replace("count = 4", "count = 0"), "", "segments.count: 0 is out of range"),
+    ("S does not fit", BASE.replace("scale_bits = 31", "scale_bits = 32"), "", "scale_bits:"),
+    ("S beyond word", BASE.replace("scale_bits = 31", "scale_bits = 40"), "", "scale_bits: 40 is out of range"),
+    ("empty domain", BASE, 'domain = ["0.5", "0.5"]\n', "domain: empty"),
+    ("reversed domain", BASE, 'domain = ["ln2", "0"]\n', "domain: empty"),
+    ("domain beyond 1", BASE, 'domain = ["0", "2"]\n', "domain: must lie within"),
+    ("unparsable function", BASE, 'function = "exp(-x"\n', "function: cannot parse"),
+    ("unknown function", BASE, 'function = "gamma(x)"\n', "function: unknown function"),
+    ("non-positive function", BASE, 'function = "x - 0.5"\n', "function:.*not positive"),
+    ("no convergence", BASE, "remez_max_iterations = 1\nremez_tolerance = 1e-40\n", "did not converge"),
+    ("word size", BASE.replace("word_bits = 32", "word_bits = 48"), "", "word_bits: 48 is not supported"),
+    ("bad name", BASE.replace('name = "bad"', 'name = "Bad-Name"'), "", "name:"),
+    ("segment kind", BASE.replace('kind = "equal"', 'kind = "log"'), "", "segments.kind:"),
+    ("table access", BASE, 'table_access = "fast"\n', "table_access:"),
+    ("error kind", BASE, 'error = "ulp"\n', "error:"),
+    ("TOML syntax", BASE + "degree = = 3\n", "", "not valid TOML"),
+    ("missing scale_bits", BASE.replace("scale_bits = 31\n", ""), "", "scale_bits: missing"),
+    ("bits with equal", BASE.replace("count = 4", "count = 4\nbits = 3"), "", "segments.bits:"),
+    ("coefficient count", BASE, "", "coefficients.values: segment 0 has 2 values",
+     ),
+    ("budget exceeded", BASE, "max_abs_error_log2 = -43\n", "max_abs_error_log2: proven error"),
+]
+
+
+class MalformedConfigTest(unittest.TestCase):
+    def test_each_gets_one_line_exit_2_and_untouched_output(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            out = Path(tmp) / "generated"
+            shutil.copytree(GENERATED, out)
+            before = _tree_hash(out)
+            for label, body, extra, message in MALFORMED:
+                text = _insert_top(body, extra)
+                if label == "coefficient count":
+                    text = BASE.replace("count = 4", "count = 1") + '[coefficients]\nscale = 31\nvalues = ["1", "2"]\n'
+                cfg = Path(tmp) / "bad.toml"
+                cfg.write_text(text)
+                with self.subTest(label):
+                    run = subprocess.run([sys.executable, "-m", "gen", "render", str(cfg), "--out", str(out),
+                                          "--quiet"], cwd=ROOT, capture_output=True, text=True)
+                    self.assertEqual(run.returncode, 2, run.stderr)
+                    lines = run.stderr.strip().splitlines()
+                    self.assertEqual(len(lines), 1, run.stderr)
+                    self.assertRegex(lines[0], message)
+                    self.assertTrue(lines[0].startswith(f"gen: error: {cfg}: "))
+                    self.assertEqual(_tree_hash(out), before, "output folder changed")
+
+    def test_missing_file(self) -> None:
+        run = subprocess.run([sys.executable, "-m", "gen", "render", "no/such.toml"], cwd=ROOT,
+                             capture_output=True, text=True)
+        self.assertEqual(run.returncode, 2)
+        self.assertIn("cannot read", run.stderr)
+
+
+def _insert_top(body: str, extra: str) -> str:
+    """Put top-level keys before the first table header."""
+    head, sep, tail = body.partition("[segments]")
+    return head + extra + sep + tail
+
+
+if __name__ == "__main__":
+    unittest.main()
