@@ -1,0 +1,166 @@
+"""`make m3` / `make m3-quick`: for facct_portable and every kernel, check
+M3-versus-host bit identity, count executed instructions per call (trace,
+cross-checked by SysTick under -icount), model worst-case cycles, scan the
+binary; write the JSON report and print a table.
+
+Usage: python3 -m m3.report --kernels "k1 k2" [--gen-dir generated]
+           [--out build/m3.json] [--build build/m3] [--quick]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from . import disasm, scan, systick, timing, trace, vectors
+from .build import PORTABLE, Target, build_bench, build_vec, load_kernel, portable
+from .toolchain import M3Error, run_host, run_qemu
+
+# The hand-written functions of known.S and their counts (from the source).
+KNOWN_COUNTS = {"m3_known": 62, "m3_null": 1}
+TRACE_CALLS = 8          # bench calls per size in the traced run (8 + 16)
+SYSTICK_CALLS = 1000     # bench calls per size in the SysTick run
+FULL = {"rows": None, "nrand": 3000}
+QUICK = {"rows": 64, "nrand": 256}
+
+
+def compare_outputs(m3_out: str, host_out: str, expected_lines: int) -> tuple[bool, str]:
+    """Bit identity of the two programs' outputs.  Also fails when the output
+    is too short to mean anything (a program that printed nothing on both
+    sides would otherwise 'match')."""
+    a, b = m3_out.splitlines(), host_out.splitlines()
+    if len(a) != expected_lines + 1 or a[-1] != f"end {expected_lines}":
+        return False, f"M3 output has {len(a)} lines, expected {expected_lines} + end"
+    if len(set(a)) < expected_lines // 2:
+        return False, "M3 output is mostly repeated lines"
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x != y:
+            return False, f"line {i + 1} differs: m3 '{x}' host '{y}'"
+    if len(a) != len(b):
+        return False, f"host printed {len(b)} lines, M3 {len(a)}"
+    return True, "identical"
+
+
+def check_portable_oracle(out: str, rows: list[vectors.Row]) -> str | None:
+    """facct_portable's fpr output must equal the vectors file's facct_int."""
+    for i, (line, row) in enumerate(zip(out.splitlines(), rows)):
+        got = int(line.split()[2], 16)
+        if got != row.facct_int:
+            return f"row {i + 1}: {got:016x} != facct_int {row.facct_int:016x}"
+    return None
+
+
+def _fn_record(st: trace.CallStats, tick: float | None, sc: scan.ScanResult) -> dict[str, object]:
+    lo, hi = min(st.counts), max(st.counts)
+    mean = sum(st.counts) / len(st.counts)
+    return {
+        "instructions_per_call": lo if lo == hi else round(mean, 2),
+        "instructions_min": lo, "instructions_max": hi,
+        "instructions_systick": None if tick is None else round(tick, 2),
+        "cycles_model_worst": max(st.cycles),
+        "calls_traced": len(st.counts),
+        "histogram": st.per_call_histogram(),
+        "scan": sc.as_dict(),
+    }
+
+
+def measure(t: Target, out: Path, vec_dir: Path, rows: list[vectors.Row],
+            nrand: int, model: timing.Model) -> dict[str, object]:
+    elf, exe = build_vec(t, out, vec_dir, nrand)
+    m3 = run_qemu(elf)
+    host = run_host(exe)
+    if m3.returncode != 0 or host.returncode != 0:
+        raise M3Error(f"{t.name}: vector run exited {m3.returncode} (M3), {host.returncode} (host)")
+    same, why = compare_outputs(m3.output, host.output, len(rows) + nrand)
+    if t.portable:
+        bad = check_portable_oracle(m3.output, rows)
+        if bad:
+            same, why = False, f"M3 output disagrees with facct_vectors.tsv: {bad}"
+
+    traced = build_bench(t, out, TRACE_CALLS, "trace")
+    insns = disasm.disassemble(traced)
+    syms = disasm.symbols(traced)
+    entries = {**t.entries(), **{k: k for k in KNOWN_COUNTS}}
+    missing = [s for s in entries.values() if s not in syms]
+    if missing:
+        raise M3Error(f"{t.name}: symbols missing from the ELF: {', '.join(missing)}")
+    stats = trace.per_call(trace.trace_pcs(traced), insns,
+                           {lab: syms[s][0] for lab, s in entries.items()}, model)
+    for sym, want in KNOWN_COUNTS.items():
+        got = set(stats[sym].counts)
+        if got != {want}:
+            raise M3Error(f"trace counter broken: {sym} counted {sorted(got)}, expected {want}")
+
+    ticks = systick.measure(build_bench(t, out, SYSTICK_CALLS, "systick"))
+    if abs(ticks.get("known32", -1.0) - KNOWN_COUNTS["m3_known"]) > 0.5:
+        raise M3Error(f"SysTick counter broken: m3_known measured {ticks.get('known32')}")
+
+    fns = {lab: _fn_record(stats[lab], ticks.get(lab), scan.scan(insns, sym))
+           for lab, sym in t.entries().items()}
+    main = fns[t.main_label()]
+    sc = main["scan"]
+    assert isinstance(sc, dict)
+    return {
+        "name": t.name, "word_bits": t.word_bits,
+        "entry": t.entries()[t.main_label()],
+        "instructions_per_call": main["instructions_per_call"],
+        "instructions_systick": main["instructions_systick"],
+        "constant_instruction_count": all(
+            f["instructions_min"] == f["instructions_max"] for f in fns.values()),
+        "cycles_model_worst": main["cycles_model_worst"],
+        "long_mul": sc["long_mul"], "div": sc["div"],
+        "cond_branches": sc["cond_branches"], "float_calls": sc["float_calls"],
+        "other_calls": sc["other_calls"],
+        "bit_identical": same, "bit_identical_detail": why,
+        "vectors_compared": len(rows) + nrand,
+        "histogram": main["histogram"],
+        "functions": fns,
+    }
+
+
+def table(records: list[dict[str, object]]) -> str:
+    head = f"{'kernel':<16} {'insn/call':>9} {'systick':>8} {'cyc.worst':>9} {'lmul':>5} {'div':>4} {'cbr':>4} {'fcall':>5}  bit-identical"
+    lines = [head, "-" * len(head)]
+    for r in records:
+        lines.append(f"{r['name']:<16} {r['instructions_per_call']!s:>9} {r['instructions_systick']!s:>8} "
+                     f"{r['cycles_model_worst']!s:>9} {r['long_mul']!s:>5} {r['div']!s:>4} "
+                     f"{r['cond_branches']!s:>4} {r['float_calls']!s:>5}  {r['bit_identical']}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--kernels", default="", help="space-separated kernel names")
+    ap.add_argument("--gen-dir", type=Path, default=Path("generated"))
+    ap.add_argument("--out", type=Path, default=Path("build/m3.json"))
+    ap.add_argument("--build", type=Path, default=Path("build/m3"))
+    ap.add_argument("--vectors", type=Path, default=vectors.DEFAULT_TSV)
+    ap.add_argument("--quick", action="store_true", help="64 file vectors + 256 random ones instead of all + 3000")
+    args = ap.parse_args(argv)
+    try:
+        size = QUICK if args.quick else FULL
+        rows = vectors.load(args.vectors, size["rows"])
+        names = args.kernels.split()
+        targets = [portable()] + [load_kernel(n, args.gen_dir) for n in names if n != PORTABLE]
+        vec_dir = args.build / ("quick" if args.quick else "full")
+        vectors.write_header(rows, vec_dir / "vectors.h")
+        model = timing.load()
+        records = [measure(t, vec_dir, vec_dir, rows, size["nrand"], model) for t in targets]
+    except M3Error as e:
+        print(f"m3: error: {e}", file=sys.stderr)
+        return 2
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps({
+        "kernels": records,
+        "method": {"count": "QEMU -singlestep -d exec,nochain trace, entry to return",
+                   "cross_check": "SysTick under -icount shift=0, N vs 2N calls minus null",
+                   "cycles": "m3/cm3_timing.tsv worst case, P=3", "quick": args.quick},
+    }, indent=1) + "\n")
+    print(table(records))
+    print(f"wrote {args.out}")
+    return 0 if all(r["bit_identical"] for r in records) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,103 @@
+"""Compile for the Cortex-M3 and for the host, run under QEMU or natively."""
+from __future__ import annotations
+
+import os
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+M3_DIR = Path(__file__).resolve().parent
+REPO = M3_DIR.parent
+
+ARM_CC = "arm-none-eabi-gcc"
+ARM_OBJDUMP = "arm-none-eabi-objdump"
+ARM_NM = "arm-none-eabi-nm"
+QEMU = "qemu-system-arm"
+# Debian packages providing the tools above (`make deps`).
+DEBIAN_PACKAGES = ("gcc-arm-none-eabi", "libnewlib-arm-none-eabi",
+                   "binutils-arm-none-eabi", "qemu-system-arm")
+
+# The code-generation flags every M3 measurement uses: the brief's flags,
+# the same for the kernels and for the reference.
+ARM_CFLAGS = ["-mcpu=cortex-m3", "-mthumb", "-mfloat-abi=soft", "-O2"]
+# Bare metal: no C library, no start files; libgcc for 64-bit shifts etc.
+ARM_LINK = ["-ffreestanding", "-nostdlib", "-T", str(M3_DIR / "m3.ld")]
+ARM_RUNTIME = [M3_DIR / "startup.c", M3_DIR / "semihost.c", M3_DIR / "m3io_fmt.c"]
+HOST_RUNTIME = [M3_DIR / "m3io_fmt.c", M3_DIR / "m3io_host.c"]
+WARN = ["-Wall", "-Wextra", "-Werror"]
+
+# Every QEMU run stops after this many seconds at most.
+QEMU_TIMEOUT_S = 120.0
+
+
+class M3Error(Exception):
+    """A build or run step failed; the message is one line for the user."""
+
+
+@dataclass(frozen=True)
+class RunResult:
+    returncode: int
+    output: str
+
+
+def _run(cmd: list[str], timeout: float) -> subprocess.CompletedProcess[str]:
+    try:
+        return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise M3Error(f"timed out after {timeout:.0f} s: {' '.join(cmd[:3])} ...") from None
+    except FileNotFoundError:
+        raise M3Error(f"tool not found: {cmd[0]} (install: {' '.join(DEBIAN_PACKAGES)})") from None
+
+
+def _compile(cc: str, flags: list[str], sources: list[Path], out: Path,
+             defines: list[str], includes: list[Path], libs: list[str]) -> Path:
+    out.parent.mkdir(parents=True, exist_ok=True)
+    cmd = [cc, *flags, *WARN, *[f"-D{d}" for d in defines],
+           *[f"-I{i}" for i in includes], *[str(s) for s in sources], "-o", str(out), *libs]
+    res = _run(cmd, timeout=300)
+    if res.returncode != 0:
+        first = (res.stderr.strip().splitlines() or ["(no message)"])
+        errs = [ln for ln in first if "error" in ln] or first
+        raise M3Error(f"compile failed ({out.name}): {errs[0]}")
+    return out
+
+
+def compile_arm(sources: list[Path], out: Path, defines: list[str],
+                includes: list[Path]) -> Path:
+    """Link a bare-metal mps2-an385 ELF from `sources` plus the start-up code."""
+    return _compile(ARM_CC, ARM_CFLAGS + ARM_LINK, ARM_RUNTIME + sources, out,
+                    defines, [M3_DIR, *includes], ["-lgcc"])
+
+
+def compile_host(sources: list[Path], out: Path, defines: list[str],
+                 includes: list[Path]) -> Path:
+    """Build the same program for the host, printing to stdout."""
+    cc = os.environ.get("CC", "gcc")
+    return _compile(cc, ["-O2"], HOST_RUNTIME + sources, out, defines,
+                    [M3_DIR, *includes], [])
+
+
+def run_qemu(elf: Path, extra: list[str] | None = None,
+             timeout: float = QEMU_TIMEOUT_S) -> RunResult:
+    """Run `elf` on the emulated mps2-an385; return its exit status and its
+    semihosting output.  QEMU 7.2 writes semihosting output to stderr unless
+    a chardev is named, so the output goes to a file chardev and QEMU's own
+    messages stay apart on stderr."""
+    with tempfile.TemporaryDirectory(prefix="m3run") as tmp:
+        out = Path(tmp) / "semihost.out"
+        cmd = [QEMU, "-M", "mps2-an385", "-nographic", "-monitor", "none",
+               "-serial", "none",
+               "-semihosting-config", "enable=on,target=native,chardev=sh0",
+               "-chardev", f"file,id=sh0,path={out}",
+               *(extra or []), "-kernel", str(elf)]
+        res = _run(cmd, timeout)
+        text = out.read_text() if out.exists() else ""
+    if res.returncode != 0 and not text and res.stderr.strip():
+        raise M3Error(f"qemu failed on {elf.name}: {res.stderr.strip().splitlines()[0]}")
+    return RunResult(res.returncode, text)
+
+
+def run_host(exe: Path, timeout: float = 120.0) -> RunResult:
+    res = _run([str(exe)], timeout)
+    return RunResult(res.returncode, res.stdout)

@@ -1,0 +1,23 @@
+# Cortex-M3 emulation (m3/, docs/m3.md): every kernel and facct_portable
+# built for the M3 (mps2-an385 in QEMU), checked bit-identical with the host
+# build, instruction counts per call (trace + SysTick under -icount),
+# worst-case cycle model, binary scan.  Outputs: build/m3/, build/m3.json.
+
+M3_OUT        := $(BUILD)/m3
+M3_GENERATED  ?= generated
+M3_KERNELS    ?= $(KERNELS)
+M3_VECTORS    ?= ../shared/anchors/facct_vectors.tsv
+# The quick run: facct_portable plus at most one 64-bit and one 32-bit kernel.
+M3_QUICK_KERNELS ?= $(filter facct paper_m3,$(KERNELS))
+M3_ARGS        = --gen-dir $(M3_GENERATED) --build $(M3_OUT) --vectors $(M3_VECTORS)
+
+HELP_LINES += "  make m3              -- Cortex-M3 (QEMU): bit identity vs host, instructions/call, cycle model, binary scan: build/m3.json"
+HELP_LINES += "  make m3-quick        -- the same on few vectors and kernels ($(M3_QUICK_KERNELS)): build/m3/quick.json"
+
+.PHONY: m3 m3-quick
+
+m3:
+	$(PY) -m m3.report $(M3_ARGS) --kernels "$(M3_KERNELS)" --out $(BUILD)/m3.json
+
+m3-quick:
+	$(PY) -m m3.report $(M3_ARGS) --quick --kernels "$(M3_QUICK_KERNELS)" --out $(M3_OUT)/quick.json
