@@ -15,8 +15,10 @@ from .errors import GenError
 
 
 def _progress(quiet: bool):
+    live = not quiet and sys.stderr.isatty()
+
     def report(message: str) -> None:
-        if not quiet:
+        if live:
             print(f"\r\033[K{message}", end="", file=sys.stderr, flush=True)
     return report
 
@@ -28,12 +30,12 @@ def cmd_render(args: argparse.Namespace) -> int:
             cfg = config.load(path)
             built.append(kernel.build(cfg, _progress(args.quiet)))
         except GenError as exc:
-            if not args.quiet:
+            if not args.quiet and sys.stderr.isatty():
                 print(file=sys.stderr)
             print(f"gen: error: {path}: {exc}", file=sys.stderr)
             return 2
     outputs = [(k, render.render(k, args.out)) for k in built]
-    if not args.quiet:
+    if not args.quiet and sys.stderr.isatty():
         print("\r\033[K", end="", file=sys.stderr)
     for k, files in outputs:
         folder = Path(args.out) / k.cfg.name

@@ -12,7 +12,7 @@ import json
 import os
 import shlex
 import tempfile
-from decimal import ROUND_CEILING, Context, Decimal
+from decimal import ROUND_CEILING, ROUND_FLOOR, Context, Decimal
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, Optional
@@ -36,6 +36,12 @@ def round_up(value: Fraction, digits: int = 6) -> str:
     rounded = Context(prec=digits, rounding=ROUND_CEILING).plus(decimal)
     text = format(rounded, "f") if abs(rounded) >= Decimal("1e-4") else format(rounded, "e")
     return text if any(c in text for c in ".e") else text + ".0"
+
+
+def _decimal(value: Fraction, rounding: str, digits: int = 12) -> str:
+    """value rounded outward (the given direction) to a decimal string."""
+    decimal = Decimal(value.numerator) / Decimal(value.denominator) if value else Decimal(0)
+    return format(Context(prec=digits, rounding=rounding).plus(decimal), "e")
 
 
 def config_display_path(path: str) -> str:
@@ -175,6 +181,9 @@ def sidecar(k: Kernel, ctx: dict[str, Any]) -> str:
                   "pow2_shift": seg.pow2_shift, "pre_shift": seg.pre_shift},
         "scales": list(qz.scales),
         "signs": list(qz.signs),
+        "ops": list(qz.ops),
+        "shifts": list(qz.shifts),
+        "final_shift": qz.final_shift,
         "core_scale": qz.scales[0],
         "bound": {"eval_ulp": float(ctx["eval_bound"]),
                   "expm_p63_2p63": float(ctx["expm_bound"]) if ctx["expm_bound"] else None,
@@ -182,6 +191,9 @@ def sidecar(k: Kernel, ctx: dict[str, Any]) -> str:
                             "propagation of every truncation (docs/error-model.md)"},
         "segment_list": [{
             "index": s.index, "z_first": str(s.z_first), "z_last": str(s.z_last),
+            "t_max": str(s.z_last - s.z_first),
+            "coefficients": [str(c) for c in qz.ints[s.index]],
+            "eval_error_core": [_decimal(s.eval_error[0], ROUND_FLOOR), _decimal(s.eval_error[1], ROUND_CEILING)],
             "minimax_error": s.minimax_error, "remez_iterations": s.remez_iterations,
             "approx_bound": float(round_up(s.approx_bound)),
             "eval_bound_ulp": float(round_up(s.eval_bound_ulp)),
