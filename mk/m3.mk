@@ -6,7 +6,7 @@
 M3_OUT        := $(BUILD)/m3
 M3_GENERATED  ?= generated
 M3_KERNELS    ?= $(KERNELS)
-M3_VECTORS    ?= ../shared/anchors/facct_vectors.tsv
+M3_VECTORS    ?= tests/data/facct_vectors.tsv
 # The quick run: facct_portable plus at most one 64-bit and one 32-bit kernel.
 M3_QUICK_KERNELS ?= $(filter facct paper_m3,$(KERNELS))
 M3_ARGS        = --gen-dir $(M3_GENERATED) --build $(M3_OUT) --vectors $(M3_VECTORS)

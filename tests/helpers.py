@@ -9,7 +9,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 GENERATED = ROOT / "generated"
 KERNELS = ROOT / "kernels"
-VECTORS = ROOT.parent / "shared" / "anchors" / "facct_vectors.tsv"
+VECTORS = ROOT / "tests" / "data" / "facct_vectors.tsv"
 
 
 def shipped_kernels() -> list[str]:

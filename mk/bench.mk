@@ -1,0 +1,44 @@
+# x86-64 side-by-side benchmark of the references and every 64-bit kernel
+# (bench/, docs/bench.md).  Outputs go to build/bench/, build/bench.json and
+# build/bench.svg.
+
+BENCH_OUT       := $(BUILD)/bench
+BENCH_GENERATED ?= generated
+BENCH_KERNELS   ?= $(KERNELS)
+# No FMA contraction: the double references must round every product, as
+# the public code that made the test vectors did.
+BENCH_CFLAGS    := $(CFLAGS) -ffp-contract=off
+BENCH_RUNS      ?= 31
+BENCH_ROUNDS    ?= 2000
+BENCH_BIN       := $(BENCH_OUT)/bench_main
+BENCH_CHECK     := $(BENCH_OUT)/check_refs
+BENCH_INCLUDES  := -Ibench -Iruntime -I$(BENCH_GENERATED)
+BENCH_HEADERS   := bench/loops.h bench/refs.h runtime/facct_ref.h runtime/facct_ref.c \
+                   $(wildcard $(BENCH_GENERATED)/*/*.h)
+
+HELP_LINES += "  make bench           -- time references and 64-bit kernels (chain/batch cycles, callgrind instructions): build/bench.json, build/bench.svg"
+HELP_LINES += "  make bench-baseline  -- rewrite bench/instructions_baseline.json (instructions per call, checked by make test)"
+
+.PHONY: bench bench-baseline bench-registry
+
+# Always rerun: the kernel list may change; the script rewrites the file
+# only when its content changes, so nothing is rebuilt needlessly.
+bench-registry:
+	@$(PY) bench/gen_registry.py $(BENCH_GENERATED) $(BENCH_OUT)/registry.c $(BENCH_KERNELS)
+
+$(BENCH_OUT)/registry.c: bench-registry ;
+
+$(BENCH_BIN): bench/harness.c $(BENCH_OUT)/registry.c $(BENCH_HEADERS)
+	$(CC) $(BENCH_CFLAGS) $(BENCH_INCLUDES) bench/harness.c $(BENCH_OUT)/registry.c -o $@
+
+$(BENCH_CHECK): bench/check_refs.c runtime/facct_ref.c $(BENCH_HEADERS)
+	@mkdir -p $(BENCH_OUT)
+	$(CC) $(BENCH_CFLAGS) $(BENCH_INCLUDES) bench/check_refs.c runtime/facct_ref.c -o $@
+
+bench: $(BENCH_BIN)
+	$(PY) bench/run.py --bin $(BENCH_BIN) --runs $(BENCH_RUNS) --rounds $(BENCH_ROUNDS) \
+	    --cc "$(CC)" --cflags="$(BENCH_CFLAGS)" --audit $(BUILD)/audit.json \
+	    --json $(BUILD)/bench.json --svg $(BUILD)/bench.svg
+
+bench-baseline: $(BENCH_BIN)
+	$(PY) bench/baseline.py write $(BENCH_BIN) bench/instructions_baseline.json
