@@ -10,12 +10,9 @@ the centre for k <= K and over the whole segment for the remainder term.
 The quantized polynomial's coefficients are exact rationals, shifted to the
 centre exactly.  The difference D(u) = p(m + u) - sum F_k u^k is a
 polynomial with tiny interval coefficients, and sup |D| on [-rho, rho] is
-bounded by branch and bound: on a piece [c - h, c + h],
-|D| <= |D(c)| + |D'(c)| h + sup|D''| h^2 / 2, pieces are split until the
-upper bound is within ``REL_TOL`` of the best lower bound |D(c)| found.
+bounded above and below by branch and bound (:func:`_upper`).
 
-Evaluation.  Each Horner step's truncation error is an interval that exact
-rational arithmetic carries to the output (see :func:`evaluation_error`).
+The evaluation errors are carried node by node in :func:`gen.quantize.eval_error`.
 """
 
 from __future__ import annotations
@@ -148,42 +145,59 @@ def _abs_hi(value: Any) -> Fraction:
     return max(abs(lo), abs(hi))
 
 
-def _abs_lo(value: Any) -> Fraction:
-    lo, hi = interval_to_fractions(value)
-    return Fraction(0) if lo <= 0 <= hi else min(abs(lo), abs(hi))
+def _upper(coeffs: Sequence[Any], rho: Fraction) -> Fraction:
+    """Proven upper bound of max D(u) over |u| <= rho (branch and bound).
 
-
-def _sup_abs(coeffs: Sequence[Any], rho: Fraction) -> Fraction:
-    """Proven upper bound of |D(u)| for |u| <= rho (branch and bound)."""
+    On a piece [c - h, c + h], D <= D(c) + |D'(c)| h + sup|D''| h^2 / 2 (Taylor
+    at c with the Lagrange form of the second-order remainder); D(c) itself is
+    a lower bound of the maximum.  Pieces whose upper bound exceeds the best
+    lower bound by more than REL_TOL of its size are split.
+    """
     d1 = _derivative(coeffs)
     d2 = _derivative(d1)
     n0 = 2 * len(coeffs)
     pieces = [(-rho + rho * (2 * k + 1) / n0, rho / n0) for k in range(n0)]
-    lower = Fraction(0)
-    result = Fraction(0)
-    for _ in range(40):
+    lower: Fraction | None = None
+    ceiling = Fraction(0)  # the largest upper bound of any piece dropped so far
+    best = Fraction(0)
+    for _ in range(48):
         scored = []
         for c, h in pieces:
             ci, hi_ = fraction_to_interval(c), fraction_to_interval(h)
-            at_c = _horner(coeffs, ci)
+            at_lo, at_hi = interval_to_fractions(_horner(coeffs, ci))
             span = ci + hi_ * iv.mpf([-1, 1])
-            upper = _abs_hi(at_c) + _abs_hi(_horner(d1, ci)) * h + _abs_hi(_horner(d2, span)) * h * h / 2
-            lower = max(lower, _abs_lo(at_c))
+            upper = at_hi + _abs_hi(_horner(d1, ci)) * h + _abs_hi(_horner(d2, span)) * h * h / 2
+            lower = at_lo if lower is None else max(lower, at_lo)
             scored.append((c, h, upper))
-        keep = [(c, h, up) for c, h, up in scored if up > lower * (1 + REL_TOL)]
-        result = max([lower] + [up for _, _, up in scored if up <= lower * (1 + REL_TOL)])
+        assert lower is not None
+        slack = abs(lower) * REL_TOL + Fraction(1, 1 << 200)
+        keep = [(c, h) for c, h, up in scored if up > lower + slack]
+        dropped = [up for _, _, up in scored if up <= lower + slack]
+        ceiling = max([ceiling] + dropped)
+        best = max(up for _, _, up in scored)
         if not keep:
-            return result
-        result = max(result, max(up for _, _, up in keep))
-        pieces = [(c + s * h / 2, h / 2) for c, h, _ in keep for s in (-1, 1)]
-    return result
+            return max(best, ceiling)
+        pieces = [(c + s * h / 2, h / 2) for c, h in keep for s in (-1, 1)]
+    # Out of rounds: every piece is either dropped (bounded by ceiling) or
+    # among the last scored (bounded by best).
+    return max(best, ceiling)
 
 
 @dataclass(frozen=True)
 class ApproxBound:
-    bound: Fraction       # proven sup |p - f| on the segment (absolute)
+    lo: Fraction          # proven lower bound of min (p - f) on the segment
+    hi: Fraction          # proven upper bound of max (p - f)
     taylor_order: int
     remainder: Fraction   # the Lagrange remainder's share of the bound
+
+    @property
+    def bound(self) -> Fraction:
+        """Proven sup |p - f|."""
+        return max(-self.lo, self.hi)
+
+    def shifted(self, delta: Fraction) -> "ApproxBound":
+        """The bound of p + delta (a change of the constant coefficient)."""
+        return ApproxBound(self.lo + delta, self.hi + delta, self.taylor_order, self.remainder)
 
 
 def approximation_bound(tree: expr.Node, coeffs: Sequence[Fraction], x_first: Fraction,
@@ -211,40 +225,14 @@ def approximation_bound(tree: expr.Node, coeffs: Sequence[Fraction], x_first: Fr
             remainder = _abs_hi(f_whole[order + 1]) * rho ** (order + 1)
             diff = [(fraction_to_interval(shifted[k]) if k <= d else iv.mpf(0)) - f_centre[k]
                     for k in range(order + 1)]
-            body = _sup_abs(diff, rho)
+            hi = _upper(diff, rho)
+            lo = -_upper([-c for c in diff], rho)
+            body = max(-lo, hi)
             if remainder <= body * REL_TOL / 4 or order >= 120:
                 break
             order += 8
         if remainder > body * REL_TOL:
             raise GenError("bounds: Taylor remainder does not become small; segment too wide")
-        return ApproxBound(body + remainder, order, remainder)
+        return ApproxBound(lo - remainder, hi + remainder, order, remainder)
     finally:
         iv.dps = saved
-
-
-# --- Evaluation error -------------------------------------------------------
-
-def evaluation_error(shifts: Sequence[int], ops: Sequence[str], v_max: Fraction,
-                     word_bits: int) -> tuple[Fraction, Fraction]:
-    """Interval of eps_0 = U_0 - Uhat_0 (units of 2^-s_0) on one segment.
-
-    Uhat_j = 2^{s_j} sigma_j y_j(v) is the exact value of the quantized
-    polynomial's Horner intermediate; the integer U_j differs from it by
-    eps_j.  With P = floor(U_{j+1} T / 2^W) = v U_{j+1} - delta_1
-    (0 <= delta_1 < 1) and then a right shift by r (floor again: combined
-    error in [0, 1)) or a left shift by -r (error delta_1 2^-r, in
-    [0, 2^-r)):
-        eps_j = o_j (2^{-r_j} v eps_{j+1} - delta_j),  eps_d = 0,
-    where o_j = +1 or -1 is the step's operation.  v ranges over
-    [0, v_max]; everything is exact rational interval arithmetic.
-    """
-    lo, hi = Fraction(0), Fraction(0)
-    for j in range(len(shifts) - 1, -1, -1):
-        r = shifts[j]
-        factor = Fraction(2) ** (-r)
-        prod_lo = min(Fraction(0), v_max * lo) * factor
-        prod_hi = max(Fraction(0), v_max * hi) * factor
-        delta = Fraction(1) if r >= 0 else Fraction(2) ** (-r)
-        inner_lo, inner_hi = prod_lo - delta, prod_hi
-        lo, hi = (inner_lo, inner_hi) if ops[j] == "+" else (-inner_hi, -inner_lo)
-    return lo, hi

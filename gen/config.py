@@ -24,7 +24,7 @@ TOP_KEYS = {
     "name", "description", "function", "domain", "word_bits", "scale_bits",
     "degree", "error", "precision_digits", "remez_tolerance",
     "remez_max_iterations", "coefficient_scales", "max_abs_error_log2",
-    "table_access", "segments", "coefficients",
+    "table_access", "segments", "coefficients", "evaluation", "form", "reoptimize", "wide",
 }
 SEGMENT_KEYS = {"kind", "count", "bits"}
 COEFFICIENT_KEYS = {"values", "scale", "scales"}
@@ -59,6 +59,10 @@ class KernelConfig:
     coefficient_scales: Optional[tuple[int, ...]]
     max_abs_error_log2: Optional[float]
     table_access: str
+    evaluation: str
+    form: str
+    reoptimize: bool
+    wide: bool
     segment_kind: str
     segment_count: int
     segment_bits: Optional[int]
@@ -83,6 +87,10 @@ class KernelConfig:
             "explicit_coefficients": self.explicit is not None,
             "max_abs_error_log2": self.max_abs_error_log2,
             "table_access": self.table_access,
+            "evaluation": self.evaluation,
+            "form": self.form,
+            "reoptimize": self.reoptimize,
+            "wide": self.wide,
         }
 
 
@@ -184,6 +192,21 @@ def validate(raw: dict[str, Any], path: str, sha256: str) -> KernelConfig:
     if table_access not in ("direct", "ct_scan"):
         raise GenError(f"table_access: {table_access!r} is not 'direct' or 'ct_scan'")
 
+    evaluation = _want(raw.get("evaluation", "horner"), str, "evaluation", "a string")
+    if evaluation not in ("horner", "estrin"):
+        raise GenError(f"evaluation: {evaluation!r} is not 'horner' or 'estrin'")
+    form = _want(raw.get("form", "direct"), str, "form", "a string")
+    if form not in ("direct", "one_minus"):
+        raise GenError(f"form: {form!r} is not 'direct' or 'one_minus'")
+    reoptimize = raw.get("reoptimize", True)
+    if not isinstance(reoptimize, bool):
+        raise GenError(f"reoptimize: expected true or false, got {reoptimize!r}")
+    wide = raw.get("wide", False)
+    if not isinstance(wide, bool):
+        raise GenError(f"wide: expected true or false, got {wide!r}")
+    if wide and (form != "one_minus" or word_bits != 64):
+        raise GenError("wide: needs form = 'one_minus' and word_bits = 64")
+
     seg = _want(raw.get("segments", {"kind": "equal", "count": 1}), dict, "segments", "a table")
     unknown = sorted(set(seg) - SEGMENT_KEYS)
     if unknown:
@@ -214,7 +237,8 @@ def validate(raw: dict[str, Any], path: str, sha256: str) -> KernelConfig:
         word_bits=word_bits, scale_bits=scale_bits, degree=degree, error=error,
         precision_digits=precision_digits, remez_tolerance=float(tolerance),
         remez_max_iterations=max_iterations, coefficient_scales=scales,
-        max_abs_error_log2=budget, table_access=table_access, segment_kind=kind,
+        max_abs_error_log2=budget, table_access=table_access, evaluation=evaluation,
+        form=form, reoptimize=reoptimize, wide=wide, segment_kind=kind,
         segment_count=count, segment_bits=bits, explicit=explicit)
 
 

@@ -1,23 +1,36 @@
 """From a validated config to a kernel: segmentation, Remez, quantization,
-proven bounds and a self-check.  Rendering is :mod:`gen.render`'s job."""
+evaluation-aware re-optimization, proven bounds and a self-check.
+Rendering is :mod:`gen.render`'s job.
+
+Forms.  ``direct``: the polynomial approximates f and _eval returns its
+root word rounded to scale S.  ``one_minus``: the polynomial approximates
+g = 1 - f (for exp(-x) on [0, ln 2), g lies in [0, 1/2), so it fits at
+scale 2^65 and keeps two guard bits below 2^-63 where f itself, which
+reaches 1, fits only at 2^63); the outputs are 2^S - round(g 2^S) and a
+correctly rounded ccs * (1 - g) * 2^63 computed in 128 bits.
+"""
 
 from __future__ import annotations
 
+import os
 import random
-from dataclasses import dataclass
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from math import log2
 from typing import Any, Callable, Optional
 
 import mpmath
 
-from . import bounds, expr, quantize, remez
+from . import bounds, expr, quantize, remez, scheme
 from .config import KernelConfig
 from .errors import GenError
 from .exact import int_to_mpf_exact, mpf_to_fraction
 from .segments import Segment, Segmentation, segment
 
 SELF_CHECK_RANDOM = 2000
+REFIT_TOLERANCE = 1e-6
 
 
 @dataclass(frozen=True)
@@ -27,11 +40,21 @@ class SegmentReport:
     z_last: int
     minimax_error: Optional[float]   # real-coefficient Remez error (absolute), None if explicit
     remez_iterations: Optional[int]
-    approx_bound: Fraction           # proven sup |p_q - f|, absolute
-    eval_error: tuple[Fraction, Fraction]  # interval of eps_0, units of 2^-s_0
-    eval_bound_ulp: Fraction         # proven bound of _eval, units of 2^-S
-    expm_bound_2p63: Optional[Fraction]  # proven bound of _expm_p63, units of 2^-63
+    approx: bounds.ApproxBound       # proven p_q - target, signed, absolute
+    eval_error: tuple[Fraction, Fraction]  # eps of the root word, units of 2^-s_root
+    eval_interval: tuple[Fraction, Fraction]   # _eval - f 2^S, units of 2^-S
+    expm_interval: Optional[tuple[Fraction, Fraction]]  # _expm_p63 - ideal, units of 2^-63
     extrema_z: tuple[int, ...]
+
+    @property
+    def eval_bound_ulp(self) -> Fraction:
+        return max(-self.eval_interval[0], self.eval_interval[1])
+
+    @property
+    def expm_bound_2p63(self) -> Optional[Fraction]:
+        if self.expm_interval is None:
+            return None
+        return max(-self.expm_interval[0], self.expm_interval[1])
 
 
 @dataclass(frozen=True)
@@ -40,6 +63,7 @@ class Kernel:
     seg: Segmentation
     qz: quantize.Quantized
     segments: tuple[SegmentReport, ...]
+    reoptimized: bool
 
     @property
     def eval_bound_ulp(self) -> Fraction:
@@ -60,38 +84,98 @@ class Kernel:
         return "none" if self.seg.count == 1 else self.cfg.table_access
 
 
-def _function(cfg: KernelConfig, x_first: Fraction, pre_shift: int) -> Callable[[Any], Any]:
-    """v -> f(x_first + v 2^-g) in the current mp precision."""
+def target_function(cfg: KernelConfig, x_first: Fraction, pre_shift: int) -> Callable[[Any], Any]:
+    """v -> the function the polynomial approximates (f, or 1 - f) at x_first + v 2^-g."""
     base = mpmath.mpf(x_first.numerator) / x_first.denominator
     step = int_to_mpf_exact(1, -pre_shift)
+    if cfg.form == "one_minus":
+        return lambda v: 1 - expr.evaluate(cfg.function_tree, base + v * step, mpmath.mp)
     return lambda v: expr.evaluate(cfg.function_tree, base + v * step, mpmath.mp)
 
 
+def target_tree(cfg: KernelConfig) -> expr.Node:
+    if cfg.form == "one_minus":
+        return expr.BinOp("-", expr.Num("1"), cfg.function_tree)
+    return cfg.function_tree
+
+
+def root_margin(cfg: KernelConfig) -> Callable[[int], int]:
+    """Room the root word must leave for the rounding constants added after
+    the scheme: 2^(q-1) for _eval's rounding (q = s - S) and, in one_minus
+    form, 2^(s-64) for rounding to 2^-63 when ccs == 1."""
+    def margin(s: int) -> int:
+        out = 1 << (s - cfg.scale_bits - 1) if s > cfg.scale_bits else 0
+        if cfg.form == "one_minus" and cfg.word_bits == 64 and s > 63:
+            out = max(out, 1 << (s - 64))
+        return out
+    return margin
+
+
 def _check_output_range(cfg: KernelConfig, seg: Segmentation) -> None:
-    """f must be positive (unsigned output) and f * 2^S must fit the word."""
-    saved = mpmath.iv.dps
-    mpmath.iv.dps = 30
+    """f must be positive (unsigned output) and f * 2^S must fit the word;
+    in one_minus form f must lie in (0, 1]."""
+    iv = mpmath.iv
+    saved = iv.dps
+    iv.dps = 30
     try:
         W = cfg.word_bits
         for s in seg.segments:
             for k in range(8):
                 a = Fraction(s.z_first + (s.t_max * k) // 8, 1 << W)
                 b = Fraction(s.z_first + (s.t_max * (k + 1)) // 8 + 1, 1 << W)
-                x = mpmath.iv.mpf(a.numerator) / a.denominator + \
-                    (mpmath.iv.mpf(b.numerator) / b.denominator - mpmath.iv.mpf(a.numerator) / a.denominator) * mpmath.iv.mpf([0, 1])
+                lo_x = iv.mpf(a.numerator) / a.denominator
+                x = lo_x + (iv.mpf(b.numerator) / b.denominator - lo_x) * iv.mpf([0, 1])
                 try:
-                    value = expr.evaluate(cfg.function_tree, x, mpmath.iv)
+                    value = expr.evaluate(cfg.function_tree, x, iv)
                 except (ZeroDivisionError, ValueError):
                     raise GenError(f"function: {cfg.function!r} is undefined on the domain") from None
-                lo, hi = value.a, value.b
-                if not lo > 0:
+                if not value.a > 0:
                     raise GenError(f"function: {cfg.function!r} is not positive on the domain "
                                    "(kernels return unsigned words)")
-                if hi * 2**cfg.scale_bits >= 2**W:
+                if value.b * 2**cfg.scale_bits > 2**W - 1 and not (cfg.form == "one_minus" and value.b <= 1
+                                                                  and cfg.scale_bits < W):
                     raise GenError(f"scale_bits: {cfg.function} * 2^{cfg.scale_bits} does not fit "
-                                   f"a {W}-bit word (max about {mpmath.nstr(hi.b, 6)})")
+                                   f"a {W}-bit word (max about {mpmath.nstr(value.b, 6)})")
+                if cfg.form == "one_minus" and value.b > 1:
+                    raise GenError(f"form: one_minus needs {cfg.function} <= 1 on the domain")
     finally:
-        mpmath.iv.dps = saved
+        iv.dps = saved
+
+
+def parallel_map(func: Callable[..., Any], args: list[tuple]) -> list[Any]:
+    """func(*a) for every a, on up to FXP_GEN_JOBS processes (default: all
+    cores).  Results are in order and do not depend on the number of jobs."""
+    jobs = int(os.environ.get("FXP_GEN_JOBS", os.cpu_count() or 1))
+    if jobs <= 1 or len(args) <= 1:
+        return [func(*a) for a in args]
+    with ProcessPoolExecutor(max_workers=min(jobs, len(args)), mp_context=get_context("fork")) as pool:
+        return list(pool.map(func, *zip(*args)))
+
+
+def _fit_segment(cfg: KernelConfig, seg: Segmentation, s: Segment
+                 ) -> tuple[list[Fraction], tuple[Optional[float], Optional[int], tuple[int, ...]]]:
+    """Real coefficients (powers of v) of one segment, and (minimax error,
+    Remez iterations, inputs z near the error extrema)."""
+    W, g = cfg.word_bits, seg.pre_shift
+    v_max = Fraction(s.t_max << g, 1 << W)
+    with mpmath.workdps(cfg.precision_digits):
+        fn = target_function(cfg, Fraction(s.z_first, 1 << W), g)
+        b = mpmath.mpf(v_max.numerator) / v_max.denominator
+        if cfg.explicit is not None:
+            row = cfg.explicit.values[s.index]
+            coeffs = [Fraction(row[j]) / Fraction(2) ** (cfg.explicit.scales[j] + g * j)
+                      for j in range(cfg.degree + 1)]
+            points = remez.error_extrema(fn, [mpmath.mpf(c.numerator) / c.denominator for c in coeffs],
+                                         b, 40 * (cfg.degree + 2))
+            return coeffs, (None, None, _to_z(seg, s, points))
+        if s.t_max == 0:
+            raise GenError(f"segments: segment {s.index} holds a single input; use fewer segments")
+        result = remez.remez(fn, b, cfg.degree, cfg.error == "relative", cfg.remez_tolerance,
+                             cfg.remez_max_iterations, f"segment {s.index}")
+        coeffs = [mpf_to_fraction(c) for c in result.coeffs]
+        absolute = result.error if cfg.error == "absolute" else \
+            max(abs(fn(v) - sum(c * v**j for j, c in enumerate(result.coeffs))) for v in result.extrema)
+        return coeffs, (float(absolute), result.iterations, _to_z(seg, s, result.extrema))
 
 
 def build(cfg: KernelConfig, progress: Callable[[str], None] = lambda _: None) -> Kernel:
@@ -101,52 +185,193 @@ def build(cfg: KernelConfig, progress: Callable[[str], None] = lambda _: None) -
     W, g = cfg.word_bits, seg.pre_shift
     v_maxes = [Fraction(s.t_max << g, 1 << W) for s in seg.segments]
     x_firsts = [Fraction(s.z_first, 1 << W) for s in seg.segments]
+    plan = scheme.build(cfg.evaluation, cfg.degree, cfg.wide)
 
-    real: list[list[Fraction]] = []
-    remez_info: list[tuple[Optional[float], Optional[int], tuple[int, ...]]] = []
-    with mpmath.workdps(cfg.precision_digits):
-        for s, v_max, x_first in zip(seg.segments, v_maxes, x_firsts):
-            fn = _function(cfg, x_first, g)
-            b = mpmath.mpf(v_max.numerator) / v_max.denominator
-            if cfg.explicit is not None:
-                row = cfg.explicit.values[s.index]
-                coeffs = [Fraction(row[j], 1) / Fraction(2) ** (cfg.explicit.scales[j] + g * j)
-                          for j in range(cfg.degree + 1)]
-                points = remez.error_extrema(fn, [mpmath.mpf(c.numerator) / c.denominator for c in coeffs],
-                                             b, 40 * (cfg.degree + 2))
-                remez_info.append((None, None, _to_z(seg, s, points)))
-            else:
-                label = f"segment {s.index}"
-                if s.t_max == 0:
-                    raise GenError(f"segments: segment {s.index} holds a single input; use fewer segments")
-                result = remez.remez(fn, b, cfg.degree, cfg.error == "relative",
-                                     cfg.remez_tolerance, cfg.remez_max_iterations, label)
-                coeffs = [mpf_to_fraction(c) for c in result.coeffs]
-                absolute = result.error if cfg.error == "absolute" else \
-                    max(abs(fn(v) - sum(c * v**j for j, c in enumerate(result.coeffs))) for v in result.extrema)
-                remez_info.append((float(absolute), result.iterations, _to_z(seg, s, result.extrema)))
-            real.append(coeffs)
-            progress(f"{cfg.name}: segment {s.index + 1}/{seg.count} fitted")
+    fitted = parallel_map(_fit_segment, [(cfg, seg, s) for s in seg.segments])
+    real = [coeffs for coeffs, _ in fitted]
+    info = [extra for _, extra in fitted]
+    progress(f"{cfg.name}: {seg.count} segment(s) fitted")
 
     if cfg.explicit is not None:
         scales = [cfg.explicit.scales[j] + g * j for j in range(cfg.degree + 1)]
-        qz = quantize.quantize(seg, real, cfg.scale_bits, forced_scales=scales,
-                               forced_ints=cfg.explicit.values)
+        qz = quantize.quantize(plan, seg, real, forced_scales=scales, forced_ints=cfg.explicit.values,
+                               root_margin=root_margin(cfg))
+        reoptimized = False
     else:
-        qz = quantize.quantize(seg, real, cfg.scale_bits, forced_scales=cfg.coefficient_scales)
+        qz = quantize.quantize(plan, seg, real, forced_scales=cfg.coefficient_scales,
+                               root_margin=root_margin(cfg))
+        reoptimized = False
+        if cfg.reoptimize:
+            better = _reoptimize(cfg, seg, qz, real)
+            if better is not None:
+                qz, reoptimized = better, True
 
+    top_scale = 128 if cfg.wide else 127
+    if cfg.form == "one_minus" and W == 64 and not 64 <= qz.root_scale <= top_scale:
+        raise GenError(f"form: one_minus needs the result at a scale from 2^64 to 2^{top_scale}, "
+                       f"got 2^{qz.root_scale}")
+    if qz.root_scale < cfg.scale_bits:
+        raise GenError(f"scale_bits: {cfg.scale_bits} needs the result at scale 2^{cfg.scale_bits}, "
+                       f"but the {W}-bit word holds it only at 2^{qz.root_scale}")
+    approxes = parallel_map(bounds.approximation_bound,
+                            [(target_tree(cfg), qz.coefficients(s.index), x_first, v_max, g)
+                             for s, v_max, x_first in zip(seg.segments, v_maxes, x_firsts)])
     reports = []
-    for s, v_max, x_first, (minimax, iterations, extrema) in zip(seg.segments, v_maxes, x_firsts, remez_info):
-        approx = bounds.approximation_bound(cfg.function_tree, qz.coefficients(s.index), x_first, v_max, g)
-        eps = bounds.evaluation_error(qz.shifts, qz.ops, v_max, W)
-        eval_bound, expm_bound = _total_bounds(cfg, qz, approx.bound, eps)
-        reports.append(SegmentReport(s.index, s.z_first, s.z_last, minimax, iterations, approx.bound,
-                                     eps, eval_bound, expm_bound, extrema))
-        progress(f"{cfg.name}: segment {s.index + 1}/{seg.count} bounded")
-    kernel = Kernel(cfg, seg, qz, tuple(reports))
+    for s, v_max, approx, (minimax, iterations, extrema) in zip(seg.segments, v_maxes, approxes, info):
+        reports.append([s, minimax, iterations, extrema, approx, quantize.eval_error(qz, s.index, v_max)])
+    progress(f"{cfg.name}: {seg.count} segment(s) bounded")
+    if cfg.explicit is None:
+        qz, reports = _centre(cfg, seg, qz, reports)
+    final = []
+    for s, minimax, iterations, extrema, approx, eps in reports:
+        eval_iv, expm_iv = _total_intervals(cfg, qz, approx, eps)
+        final.append(SegmentReport(s.index, s.z_first, s.z_last, minimax, iterations, approx, eps,
+                                   eval_iv, expm_iv, extrema))
+    kernel = Kernel(cfg, seg, qz, tuple(final), reoptimized)
     _check_budget(kernel)
     _self_check(kernel)
     return kernel
+
+
+def _round_in_order(fn: Callable[[Any], Any], b: Any, row: list[Fraction], order: list[tuple[int, Optional[int]]],
+                    scales: tuple[int, ...], relative: bool, max_iterations: int, label: str,
+                    tolerance: Fraction) -> Optional[list[Fraction]]:
+    """Fix coefficients in ``order`` (power, forced integer or None for
+    round-to-nearest); after each rounding that moves p by ``tolerance`` or
+    more, refit the still-free powers by Remez against fn minus the fixed
+    part.  Returns the exact rounded coefficients, or None if a refit fails."""
+    current = list(row)
+    fixed: dict[int, Fraction] = {}
+    b_frac = mpf_to_fraction(b)
+    for j, forced in order:
+        step = Fraction(1) / Fraction(2) ** scales[j]
+        fixed[j] = (forced if forced is not None else quantize.round_nearest(current[j] / step)) * step
+        free = sorted(set(range(len(row))) - set(fixed))
+        if not free:
+            break
+        # A rounding that moves p by far less than its error needs no refit.
+        if abs(fixed[j] - current[j]) * b_frac ** j < tolerance:
+            continue
+        done = [(k, mpmath.mpf(c.numerator) / c.denominator) for k, c in fixed.items()]
+        rest = lambda v, dm=done: fn(v) - sum(c * v**k for k, c in dm)
+        try:
+            # A loosely converged refit is still a valid polynomial: its
+            # error is proven afterwards like any other.
+            fit = remez.remez(rest, b, max(free), relative, REFIT_TOLERANCE, max_iterations,
+                              f"{label} (refit)", powers=free)
+        except GenError:
+            return None
+        for k, c in zip(free, fit.coeffs):
+            current[k] = mpf_to_fraction(c)
+    return [fixed[j] for j in range(len(row))]
+
+
+def _estimated_error(fn: Callable[[Any], Any], b: Any, coeffs: list[Fraction]) -> Any:
+    """max |fn - p| on a 257-point grid: only to choose between candidates."""
+    cs = [mpmath.mpf(c.numerator) / c.denominator for c in coeffs]
+    return max(abs(fn(b * i / 256) - sum(c * (b * i / 256) ** j for j, c in enumerate(cs))) for i in range(257))
+
+
+def _reoptimize_segment(cfg: KernelConfig, seg: Segmentation, s: Segment, row: list[Fraction],
+                        scales: tuple[int, ...]) -> Optional[list[int]]:
+    """The chosen integers (signed values at ``scales``) for one segment; see
+    :func:`_reoptimize`."""
+    d = cfg.degree
+    W, g = cfg.word_bits, seg.pre_shift
+    v_max = Fraction(s.t_max << g, 1 << W)
+    top_down = [(j, None) for j in range(d, -1, -1)]
+    # 40 digits: enough for the finest coefficient grid (2^-128).
+    with mpmath.workdps(min(cfg.precision_digits, 40)):
+        fn = target_function(cfg, Fraction(s.z_first, 1 << W), g)
+        b = mpmath.mpf(v_max.numerator) / v_max.denominator
+        orders: list[list[tuple[int, Optional[int]]]] = [top_down]
+        step0 = Fraction(1) / Fraction(2) ** scales[0]
+        minimax = _estimated_error(fn, b, row)
+        tolerance = mpf_to_fraction(minimax) / 64
+        if float(step0) > float(minimax) / 4:
+            base = row[0] / step0
+            floor0 = base.numerator // base.denominator
+            orders += [[(0, k)] + [(j, None) for j in range(d, 0, -1)] for k in (floor0, floor0 + 1)]
+        best: Optional[tuple[Any, list[Fraction]]] = None
+        for order in orders:
+            coeffs = _round_in_order(fn, b, row, order, scales, cfg.error == "relative",
+                                     cfg.remez_max_iterations, f"segment {s.index}", tolerance)
+            if coeffs is None:
+                continue
+            err = _estimated_error(fn, b, coeffs)
+            if best is None or err < best[0]:
+                best = (err, coeffs)
+    if best is None:
+        return None
+    return [quantize.round_nearest(c * Fraction(2) ** scales[j]) for j, c in enumerate(best[1])]
+
+
+def _reoptimize(cfg: KernelConfig, seg: Segmentation, qz: quantize.Quantized,
+                real: list[list[Fraction]]) -> Optional[quantize.Quantized]:
+    """Evaluation-aware coefficients (the fpminimax idea, greedily): round
+    coefficients one at a time and re-run the Remez fit of the free ones
+    against f minus the rounded part.  Two orders are tried:
+
+    * highest power first, the constant last (its rounding error, at most
+      half its grid step, then adds to the minimax error);
+    * when the constant's grid step is coarse compared with the minimax
+      error, the constant first -- both grid neighbours of its minimax value
+      -- then the others with fits constrained to keep it.
+
+    The candidate with the smallest error on a dense grid is kept; its
+    error is then proven like any other.  Returns None if a refit fails or
+    the result would not pass the overflow proof at the same scales."""
+    chosen = parallel_map(_reoptimize_segment, [(cfg, seg, s, row, qz.const_scales)
+                                                for s, row in zip(seg.segments, real)])
+    if any(c is None for c in chosen):
+        return None
+    try:
+        return quantize.quantize(qz.scheme, seg, real, forced_scales=qz.const_scales, forced_ints=chosen,
+                                 root_margin=root_margin(cfg))
+    except GenError:
+        return None
+
+
+def _centre(cfg: KernelConfig, seg: Segmentation, qz: quantize.Quantized, reports: list):
+    """Move each segment's constant coefficient a_0 by the multiple of its
+    grid step that best centres the total error interval: truncations err
+    one way, so the approximation should err the other.  The target is 0
+    for _eval and one_minus kernels, and half a unit of 2^-63 for direct
+    64-bit kernels, whose _expm_p63 truncates.  The approximation bound moves
+    by exactly the change of a_0; ranges and evaluation errors are proved
+    again.  If the moved constant breaks the overflow proof, nothing moves."""
+    s0 = qz.const_scales[0]
+    target = Fraction(0)
+    if cfg.form == "direct" and cfg.word_bits == 64:
+        floor_unit = Fraction(1) if qz.root_scale >= 63 else Fraction(2) ** (63 - qz.root_scale)
+        target = floor_unit / 2 * Fraction(2) ** (qz.root_scale - 63)
+    rows = [list(qz.coefficients(i)) for i in range(len(qz.ints))]
+    for i, (s, _, _, _, approx, eps) in enumerate(reports):
+        lo, hi = _core_interval(qz, approx, eps)
+        step = Fraction(1) / Fraction(2) ** s0
+        shift = quantize.round_nearest(((lo + hi) / 2 - target) / Fraction(2) ** qz.root_scale / step)
+        rows[i][0] -= shift * step
+    values = [[quantize.round_nearest(row[j] * Fraction(2) ** qz.const_scales[j]) for j in range(len(row))]
+              for row in rows]
+    try:
+        moved = quantize.quantize(qz.scheme, seg, rows, forced_scales=qz.const_scales,
+                                  forced_ints=values, root_margin=root_margin(cfg))
+    except GenError:
+        return qz, reports
+    new_reports = []
+    for i, (s, minimax, iterations, extrema, approx, _) in enumerate(reports):
+        change = moved.coefficients(i)[0] - qz.coefficients(i)[0]
+        v_max = Fraction(s.t_max << seg.pre_shift, 1 << seg.word_bits)
+        new_reports.append([s, minimax, iterations, extrema, approx.shifted(change),
+                            quantize.eval_error(moved, s.index, v_max)])
+    return moved, new_reports
+
+
+def _core_interval(qz: quantize.Quantized, approx: bounds.ApproxBound,
+                   eps: tuple[Fraction, Fraction]) -> tuple[Fraction, Fraction]:
+    """Root word minus target * 2^s_root: approximation plus evaluation, signed."""
+    scale = Fraction(2) ** qz.root_scale
+    return approx.lo * scale + eps[0], approx.hi * scale + eps[1]
 
 
 def _to_z(seg: Segmentation, s: Segment, points: Any) -> tuple[int, ...]:
@@ -158,27 +383,33 @@ def _to_z(seg: Segmentation, s: Segment, points: Any) -> tuple[int, ...]:
     return tuple(sorted(out))
 
 
-def _total_bounds(cfg: KernelConfig, qz: quantize.Quantized, approx: Fraction,
-                  eps: tuple[Fraction, Fraction]) -> tuple[Fraction, Optional[Fraction]]:
-    """Proven bounds of _eval (units 2^-S) and _expm_p63 (units 2^-63); docs/error-model.md."""
-    s0, S, q = qz.scales[0], cfg.scale_bits, qz.final_shift
+def _total_intervals(cfg: KernelConfig, qz: quantize.Quantized, approx: bounds.ApproxBound,
+                     eps: tuple[Fraction, Fraction]
+                     ) -> tuple[tuple[Fraction, Fraction], Optional[tuple[Fraction, Fraction]]]:
+    """Proven intervals of _eval - f 2^S (units 2^-S) and _expm_p63 - ideal
+    (units 2^-63); the derivations are in docs/error-model.md."""
+    s_root, S = qz.root_scale, cfg.scale_bits
+    q = s_root - S
+    core_lo, core_hi = _core_interval(qz, approx, eps)   # units of 2^-s_root
+    unit = Fraction(2) ** -q
     half = Fraction(1, 2) if q > 0 else Fraction(0)
-    lo = -approx * Fraction(2) ** S + eps[0] / Fraction(2) ** q - half
-    hi = approx * Fraction(2) ** S + eps[1] / Fraction(2) ** q + half
-    eval_bound = max(-lo, hi)
+    # Rounding (u + 2^(q-1)) >> q adds rho in [-1/2, 1/2).
+    lo, hi = core_lo * unit - half, core_hi * unit + half
+    eval_iv = (lo, hi) if cfg.form == "direct" else (-hi, -lo)
     if cfg.word_bits != 64:
-        return eval_bound, None
-    # _expm_p63 = mulhi(w, U_0) shifted from scale s_0 to 63; U_0's error in
-    # units of 2^-s_0 is approx 2^s_0 + eps_0.  Scaled by w / 2^64 in [0, 1),
-    # then one floor whose error is below 1 unit of the result's scale
-    # (2^-63 if s_0 >= 63, else 2^-s_0).
-    core_lo = -approx * Fraction(2) ** s0 + eps[0]
-    core_hi = approx * Fraction(2) ** s0 + eps[1]
-    to63 = Fraction(2) ** (63 - s0)
-    floor_err = Fraction(1) if s0 >= 63 else to63
-    expm_lo = min(Fraction(0), core_lo * to63) - floor_err
-    expm_hi = max(Fraction(0), core_hi * to63)
-    return eval_bound, max(-expm_lo, expm_hi)
+        return eval_iv, None
+    to63 = Fraction(2) ** (63 - s_root)
+    if cfg.form == "direct":
+        # floor(w U / 2^64) moved to scale 2^63; w / 2^64 in [0, 1); the floor
+        # loses less than one unit of the result's scale.
+        floor_unit = Fraction(1) if s_root >= 63 else to63
+        return eval_iv, (min(Fraction(0), core_lo * to63) - floor_unit, max(Fraction(0), core_hi * to63))
+    # one_minus: N = w 2^64 - (w C >> (s - 64)), out = round(N / 2^65); the
+    # shift loses phi / 2^65 with phi < 1 (nothing when s <= 64).  A wide
+    # root floors w C_lo / 2^64 instead: the same phi.
+    phi = Fraction(1, 1 << 65) if s_root > 64 or cfg.wide else Fraction(0)
+    return eval_iv, (-max(Fraction(0), core_hi * to63) - Fraction(1, 2),
+                     -min(Fraction(0), core_lo * to63) + phi + Fraction(1, 2))
 
 
 def _check_budget(kernel: Kernel) -> None:
@@ -193,23 +424,55 @@ def _check_budget(kernel: Kernel) -> None:
                        f"2^{budget:g}; refusing to emit {kernel.cfg.name}")
 
 
+def model_eval(kernel: Kernel, z: int) -> int:
+    """The kernel's ``_eval(z)`` on the exact integer model."""
+    qz = kernel.qz
+    u = quantize.evaluate_core(qz, kernel.seg, z)
+    q = qz.root_scale - kernel.cfg.scale_bits
+    rounded = (u + (1 << (q - 1))) >> q if q > 0 else u
+    return rounded if kernel.cfg.form == "direct" else (1 << kernel.cfg.scale_bits) - rounded
+
+
+def model_expm(kernel: Kernel, z: int, w: int) -> int:
+    """The kernel's ``_expm_p63(z, w)`` on the exact integer model (64-bit kernels)."""
+    u = quantize.evaluate_core(kernel.qz, kernel.seg, z)
+    s = kernel.qz.root_scale
+    if kernel.cfg.form == "direct":
+        p = (w * u) >> 64
+        return p >> (s - 63) if s >= 63 else p << (63 - s)
+    if kernel.cfg.wide:
+        c = u << (128 - s)
+        n = (w << 64) - w * (c >> 64) - ((w * (c & ((1 << 64) - 1))) >> 64)
+    else:
+        p = w * u
+        n = (w << 64) - (p >> (s - 64) if s >= 64 else p << (64 - s))
+    return (n >> 65) + ((n >> 64) & 1)
+
+
 def _self_check(kernel: Kernel) -> None:
-    """Ryu-style: run the exact integer model on segment ends and random
-    inputs, assert no overflow and an error within the proven bound."""
+    """Ryu-style: run the exact integer model on segment ends, error extrema
+    and random inputs; assert no overflow and errors within the proven bounds."""
     cfg, seg, qz = kernel.cfg, kernel.seg, kernel.qz
     rng = random.Random(cfg.sha256)
     zs = {seg.z_lo, seg.z_max}
     for s in seg.segments:
         zs.update({s.z_first, s.z_last, (s.z_first + s.z_last) // 2})
-        zs.update(s_z for s_z in kernel.segments[s.index].extrema_z)
+        zs.update(kernel.segments[s.index].extrema_z)
     zs.update(rng.randint(seg.z_lo, seg.z_max) for _ in range(SELF_CHECK_RANDOM))
-    bound = kernel.eval_bound_ulp
+    eval_bound = kernel.eval_bound_ulp
+    expm_bound = kernel.expm_bound_2p63
     with mpmath.workdps(40):
         for z in sorted(zs):
             quantize.evaluate_core(qz, seg, z, check=True)
-            out = quantize.evaluate(qz, seg, z)
             x = int_to_mpf_exact(z, -cfg.word_bits)
-            exact = expr.evaluate(cfg.function_tree, x, mpmath.mp) * mpmath.mpf(2) ** cfg.scale_bits
-            if abs(out - exact) > mpmath.mpf(bound.numerator) / bound.denominator:
-                raise GenError(f"self-check: {cfg.name} at z={z} errs by {mpmath.nstr(abs(out - exact), 6)} "
-                               f"units, above its proven bound {float(bound):.6g}; refusing to emit")
+            f = expr.evaluate(cfg.function_tree, x, mpmath.mp)
+            err = abs(model_eval(kernel, z) - f * mpmath.mpf(2) ** cfg.scale_bits)
+            if err > mpmath.mpf(eval_bound.numerator) / eval_bound.denominator:
+                raise GenError(f"self-check: {cfg.name} at z={z} errs by {mpmath.nstr(err, 6)} units, "
+                               f"above its proven bound {float(eval_bound):.6g}; refusing to emit")
+            if expm_bound is not None:
+                w = rng.randint(1 << 63, (1 << 64) - 1)
+                err = abs(model_expm(kernel, z, w) - mpmath.mpf(w) / 2**64 * f * 2**63)
+                if err > mpmath.mpf(expm_bound.numerator) / expm_bound.denominator:
+                    raise GenError(f"self-check: {cfg.name}_expm_p63 at z={z}, w={w} errs by "
+                                   f"{mpmath.nstr(err, 6)}, above its proven bound; refusing to emit")

@@ -1,77 +1,71 @@
-"""Fixed-point quantization of per-segment polynomials, with an overflow proof.
+"""Fixed-point quantization of an evaluation scheme, with proofs.
 
-The emitted evaluation is a sign-magnitude Horner scheme on unsigned words
-(the shape of FACCT's ``y = C - hi(z, y)``, generalised).  For a polynomial
-p(v) = sum a_j v^j, Horner's intermediates are y_d = a_d and
-y_j = a_j + v * y_{j+1}.  Each y_j keeps one sign sigma_j on every segment
-(checked), so the kernel stores U_j = sigma_j * y_j * 2^{s_j} >= 0 in a W-bit
-word and computes
+Every node n of the scheme (:mod:`gen.scheme`) holds a non-negative W-bit
+word U_n standing for the real value sigma_n * U_n * 2^-s_n: a fixed sign
+sigma_n (the same on every segment, checked) and a fixed scale s_n (baked
+into the code as shift counts).  This sign-magnitude form is FACCT's
+``y = C - hi(z, y)`` generalised: products are unsigned multiply-highs,
+sums are additions or subtractions chosen by the signs, and a constant K_j
+is stored modulo 2^W (it may be "negative": unsigned wrap-around is exact
+because the true value of the sum lies in [0, 2^W)).
 
-    U_d = K_d
-    U_j = K_j (+ or -) shift(mulhi(U_{j+1}, T), r_j),   j = d-1 .. 0
-
-where T = t << g (v = T / 2^W), mulhi(a, b) = floor(a b / 2^W), the sign is
-sigma_j * sigma_{j+1}, r_j = s_{j+1} - s_j (a right shift when positive, a
-left shift when negative), and K_j = round(sigma_j a_j 2^{s_j}) is stored
-modulo 2^W (it may be "negative": the wrap-around of unsigned arithmetic is
-exact because the true U_j lies in [0, 2^W)).  The output at scale S is
-(U_0 + 2^{q-1}) >> q with q = s_0 - S (round to nearest), or U_0 if q = 0.
-
-The scales s_j are the same on every segment (they are baked into the code
-as shift counts) and each is the largest for which *exact integer interval
-arithmetic* over every segment proves 0 <= U_j < 2^W, i.e. no step can
-overflow for any input.  That proof is recorded and re-checked exhaustively
-on small words by the tests.
+Scales are chosen greedily in graph order, each the largest for which
+*exact integer interval arithmetic* over every segment (each split into
+``PIECES`` sub-ranges of T) proves 0 <= U < 2^W for the node and for every
+shifted operand: no step can overflow for any input.  The same graph walk
+carries the truncation errors (:func:`eval_error`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Optional, Sequence
+from typing import Callable, Optional, Sequence
 
 from .errors import GenError
+from .scheme import Scheme
 from .segments import Segmentation
 
-PIECES = 16  # subintervals of each segment's t-range in the interval proof
+PIECES = 16  # equal sub-ranges of each segment's t in the interval proof (see _pieces)
+
+Interval = tuple[int, int]
 
 
 @dataclass(frozen=True)
 class Quantized:
+    scheme: Scheme
     word_bits: int
-    scale_bits: int            # S
-    scales: tuple[int, ...]    # s_0 .. s_d
-    signs: tuple[int, ...]     # sigma_0 .. sigma_d
-    ints: tuple[tuple[int, ...], ...]  # k[i][j] (signed Python ints), segment i
-    ranges: tuple[tuple[tuple[int, int], ...], ...]  # [i][j] proven range of U_j
+    scales: tuple[int, ...]             # s_n per node
+    signs: tuple[int, ...]              # sigma_n per node
+    ints: tuple[tuple[int, ...], ...]   # k[i][j]: signed integer K_j of segment i
+    const_scales: tuple[int, ...]       # scale of K_j, per power j
+    terms: tuple[Optional[tuple[tuple[int, int], tuple[int, int]]], ...]
+    # for an add node: ((sign_a, shift_a), (sign_b, shift_b)): U = sum sign * shift(U_x)
+    ranges: tuple[tuple[Interval, ...], ...]  # [i][n]: proven range of U_n on segment i
 
     @property
     def degree(self) -> int:
-        return len(self.scales) - 1
+        return len(self.const_scales) - 1
 
     @property
-    def shifts(self) -> tuple[int, ...]:
-        """r_j = s_{j+1} - s_j for j = 0 .. d-1."""
-        return tuple(self.scales[j + 1] - self.scales[j] for j in range(self.degree))
+    def root(self) -> int:
+        return self.scheme.root
 
     @property
-    def ops(self) -> tuple[str, ...]:
-        """'+' or '-' for step j = 0 .. d-1."""
-        return tuple("+" if self.signs[j] == self.signs[j + 1] else "-" for j in range(self.degree))
-
-    @property
-    def final_shift(self) -> int:
-        return self.scales[0] - self.scale_bits
+    def root_scale(self) -> int:
+        return self.scales[self.root]
 
     def table_word(self, i: int, j: int) -> int:
         """K_j of segment i as stored: k modulo 2^W."""
         return self.ints[i][j] % (1 << self.word_bits)
 
     def coefficients(self, i: int) -> tuple[Fraction, ...]:
-        """The exact rational coefficients (in v) of segment i's quantized polynomial."""
-        return tuple(Fraction(self.signs[j] * k, 1 << self.scales[j]) if self.scales[j] >= 0
-                     else Fraction(self.signs[j] * k * (1 << -self.scales[j]))
-                     for j, k in enumerate(self.ints[i]))
+        """Exact rational coefficients (powers of v) of segment i's polynomial."""
+        out = []
+        for j, k in enumerate(self.ints[i]):
+            node = next(n for n, nd in enumerate(self.scheme.nodes) if nd.kind == "const" and nd.power == j)
+            out.append(Fraction(self.signs[node] * k) / Fraction(2) ** self.const_scales[j])
+        return tuple(out)
 
 
 def _shift(value: int, r: int) -> int:
@@ -79,143 +73,317 @@ def _shift(value: int, r: int) -> int:
 
 
 def _pieces(t_max: int) -> list[tuple[int, int]]:
-    n = min(PIECES, t_max + 1)
-    cuts = [t_max * k // n for k in range(n + 1)]
-    return [(cuts[k] if k == 0 else cuts[k] + 1, cuts[k + 1]) for k in range(n)] if n > 1 else [(0, t_max)]
-
-
-def _step_ranges(prev: list[tuple[int, int]], pieces: list[tuple[int, int]], g: int, W: int,
-                 r: int, k: int, op: str) -> list[tuple[int, int]]:
-    """Exact interval of U_j on each piece, given the intervals of U_{j+1}.
-
-    Both factors of the product are non-negative, so floor(U T / 2^W) is
-    monotone in each and the interval ends come from the interval ends.
-    """
-    out = []
-    for (u_lo, u_hi), (t_lo, t_hi) in zip(prev, pieces):
-        p_lo = _shift((u_lo * (t_lo << g)) >> W, r)
-        p_hi = _shift((u_hi * (t_hi << g)) >> W, r)
-        out.append((k + p_lo, k + p_hi) if op == "+" else (k - p_hi, k - p_lo))
+    """Sub-ranges of t in [0, t_max] for the interval proof: {0}, then
+    dyadic ranges [2^k, 2^(k+1) - 1] up to t_max / PIECES, then PIECES
+    equal ranges.  Sums of monotone terms near v = 0 (Estrin's
+    a_0 + a_1 v - a_2 v^2 ...) are only provably non-negative on pieces
+    whose width is a fraction of their distance from 0: the dyadic part
+    gives exactly that."""
+    if t_max < 2 * PIECES:
+        return [(t, t) for t in range(t_max + 1)]
+    out = [(0, 0)]
+    start = 1
+    while 2 * start <= t_max // PIECES:
+        out.append((start, 2 * start - 1))
+        start *= 2
+    span = t_max - start + 1
+    cuts = [start + span * k // PIECES for k in range(PIECES)] + [t_max + 1]
+    out += [(cuts[k], cuts[k + 1] - 1) for k in range(PIECES)]
     return out
 
 
-def _fits(ranges: list[tuple[int, int]], W: int) -> bool:
-    return all(0 <= lo and hi < (1 << W) for lo, hi in ranges)
+def round_nearest(value: Fraction) -> int:
+    """Round to nearest, ties away from zero (deterministic)."""
+    return int(value + Fraction(1, 2)) if value >= 0 else -int(-value + Fraction(1, 2))
 
 
-def _round_half_even_free(value: Fraction) -> int:
-    """Round to nearest, ties away from zero (deterministic, documented)."""
-    sign = -1 if value < 0 else 1
-    mag = abs(value)
-    return sign * int(mag + Fraction(1, 2))
+def _real_values(scheme: Scheme, coeffs: Sequence[Fraction], v: Fraction) -> list[Fraction]:
+    """Exact real value of every node at v."""
+    vals: list[Fraction] = []
+    for node in scheme.nodes:
+        if node.kind == "var":
+            vals.append(v)
+        elif node.kind == "const":
+            vals.append(coeffs[node.power])
+        elif node.kind == "mul":
+            vals.append(vals[node.args[0]] * vals[node.args[1]])
+        else:
+            vals.append(vals[node.args[0]] + vals[node.args[1]])
+    return vals
 
 
-def quantize(seg: Segmentation, coeffs: Sequence[Sequence[Fraction]], scale_bits: int,
-             forced_scales: Optional[Sequence[int]] = None,
-             forced_ints: Optional[Sequence[Sequence[int]]] = None) -> Quantized:
-    """Quantize real coefficients (one row per segment, powers of v) to words.
+def _node_signs(scheme: Scheme, seg: Segmentation, coeffs: Sequence[Sequence[Fraction]]) -> list[int]:
+    """sigma_n from the exact real values at 9 points of every segment; must not vary."""
+    W, g = seg.word_bits, seg.pre_shift
+    seen: list[set[int]] = [set() for _ in scheme.nodes]
+    for s, row in zip(seg.segments, coeffs):
+        v_max = Fraction(s.t_max << g, 1 << W)
+        for k in range(9):
+            for n, value in enumerate(_real_values(scheme, row, v_max * k / 8)):
+                if value != 0:
+                    seen[n].add(1 if value > 0 else -1)
+    signs = []
+    for n, node in enumerate(scheme.nodes):
+        if len(seen[n]) > 1:
+            what = f"x^{node.power}" if node.kind == "const" else f"intermediate {node.label}"
+            raise GenError(f"coefficients: {what} changes sign across the domain; only sign-stable "
+                           "schemes are supported (try more segments or another evaluation)")
+        signs.append(seen[n].pop() if seen[n] else 1)
+    return signs
 
-    With ``forced_scales`` the scales are checked, not chosen; with
-    ``forced_ints`` (third-party coefficients, already integers at those
-    scales) the integers are used as given.
+
+def quantize(scheme: Scheme, seg: Segmentation, coeffs: Sequence[Sequence[Fraction]],
+             forced_scales: Optional[Sequence[Optional[int]]] = None,
+             forced_ints: Optional[Sequence[Sequence[int]]] = None,
+             root_margin: Callable[[int], int] = lambda s: 0) -> Quantized:
+    """Give every node a scale and every coefficient an integer, with proofs.
+
+    ``coeffs[i][j]`` are real coefficients (powers of v) for segment i.  With
+    ``forced_scales[j]`` the scale of K_j is imposed; with ``forced_ints``
+    the integers K_j are used as given (signed values at those scales).
+    ``root_margin(s)`` is added to the root's upper range when its scale is
+    s: room for a rounding constant added after the scheme.
     """
     W = seg.word_bits
+    top = (1 << W) - 1
     d = len(coeffs[0]) - 1
-    signs = []
-    for j in range(d + 1):
-        column = [row[j] for row in coeffs]
-        positive = [c > 0 for c in column if c != 0]
-        if positive and all(positive) != any(positive):
-            raise GenError(f"coefficients: x^{j} changes sign between segments; "
-                           "only sign-stable Horner schemes are supported")
-        signs.append(1 if not positive or positive[0] else -1)
-
+    nsegs = len(seg.segments)
+    signs = _node_signs(scheme, seg, coeffs)
+    users = scheme.consumers()
     pieces = [_pieces(s.t_max) for s in seg.segments]
-    scales: list[int] = [0] * (d + 1)
-    ints: list[list[int]] = [[0] * (d + 1) for _ in seg.segments]
-    ranges: list[list[tuple[int, int]]] = [[(0, 0)] * (d + 1) for _ in seg.segments]
-    current: list[list[tuple[int, int]]] = []
+    g = seg.pre_shift
 
-    def candidate(j: int, s: int) -> Optional[tuple[list[int], list[list[tuple[int, int]]]]]:
-        """Integers and per-piece ranges of step j at scale s, or None on overflow."""
+    scales: list[int] = [0] * len(scheme.nodes)
+    terms: list[Optional[tuple[tuple[int, int], tuple[int, int]]]] = [None] * len(scheme.nodes)
+    ints: list[list[int]] = [[0] * (d + 1) for _ in range(nsegs)]
+    const_scales: list[int] = [0] * (d + 1)
+    ranges: list[list[list[Interval]]] = [[[] for _ in scheme.nodes] for _ in range(nsegs)]
+
+    def forced_scale(j: int) -> Optional[int]:
+        return forced_scales[j] if forced_scales is not None else None
+
+    def integers(j: int, s: int) -> list[int]:
         if forced_ints is not None:
-            ks = [forced_ints[i][j] * signs[j] for i in range(len(seg.segments))]
-        else:
-            ks = [_round_half_even_free(signs[j] * coeffs[i][j] * (Fraction(2) ** s))
-                  for i in range(len(seg.segments))]
-        if j == d:
-            new = [[(k, k)] * len(pieces[i]) for i, k in enumerate(ks)]
-        else:
-            r = scales[j + 1] - s
-            if not -(W - 1) <= r <= W - 1:
-                return None
-            op = "+" if signs[j] == signs[j + 1] else "-"
-            new = [_step_ranges(current[i], pieces[i], seg.pre_shift, W, r, ks[i], op)
-                   for i in range(len(seg.segments))]
-        # Step 0 also feeds the final rounding, which adds 2^(q-1).
-        slack = (1 << (s - scale_bits - 1)) if j == 0 and s > scale_bits else 0
-        if all(_fits([(lo, hi + slack) for lo, hi in rs], W) for rs in new):
-            return ks, new
-        return None
+            return [forced_ints[i][j] * signs[const_node(scheme, j)] for i in range(nsegs)]
+        return [round_nearest(signs[const_node(scheme, j)] * coeffs[i][j] * Fraction(2) ** s)
+                for i in range(nsegs)]
 
-    for j in range(d, -1, -1):
-        if forced_scales is not None:
-            chosen = candidate(j, forced_scales[j])
-            if chosen is None:
-                raise GenError(f"coefficient_scales: scale {forced_scales[j]} of x^{j} overflows "
-                               f"a {W}-bit word (or its shift exceeds {W - 1} bits)")
-            s = forced_scales[j]
-        else:
-            biggest = max(max(abs(row[j]) for row in coeffs), Fraction(1, 1 << (4 * W)))
-            s = W - biggest.numerator.bit_length() + biggest.denominator.bit_length() + 1
-            if j < d:
-                s = min(s, scales[j + 1] + W - 1)
-            chosen = None
-            for _ in range(4 * W):
-                chosen = candidate(j, s)
-                if chosen is not None:
+    def guess(magnitude: Fraction) -> int:
+        """A scale just above the largest at which magnitude fits a word."""
+        magnitude = max(magnitude, Fraction(1, 1 << (4 * W)))
+        return W - magnitude.numerator.bit_length() + magnitude.denominator.bit_length() + 1
+
+    for n, node in enumerate(scheme.nodes):
+        if node.kind == "var":
+            scales[n] = W
+            for i in range(nsegs):
+                ranges[i][n] = [(lo << g, hi << g) for lo, hi in pieces[i]]
+        elif node.kind == "const":
+            if any(scheme.nodes[u].kind == "add" for u in users[n]):
+                continue  # stored at the scale of the sum it feeds
+            j = node.power
+            candidates = [forced_scale(j)] if forced_scale(j) is not None else \
+                range(guess(max(abs(r[j]) for r in coeffs)), -4 * W, -1)
+            for s in candidates:
+                ks = integers(j, s)
+                if all(0 <= k <= top for k in ks):
                     break
-                s -= 1
-            if chosen is None:
-                raise GenError(f"quantize: no scale for x^{j} keeps every Horner step within {W} bits")
-        scales[j] = s
-        ks, current = chosen
-        for i in range(len(seg.segments)):
-            ints[i][j] = ks[i]
-            ranges[i][j] = (min(lo for lo, _ in current[i]), max(hi for _, hi in current[i]))
+            else:
+                raise GenError(f"coefficient_scales: x^{j} does not fit a {W}-bit word at the scale asked")
+            if not all(0 <= k <= top for k in ks):
+                raise GenError(f"coefficient_scales: x^{j} does not fit a {W}-bit word at scale {s}")
+            scales[n], const_scales[j] = s, s
+            for i in range(nsegs):
+                ints[i][j] = ks[i]
+                ranges[i][n] = [(ks[i], ks[i])] * len(pieces[i])
+        elif node.kind == "mul":
+            a, b = node.args
+            drop = 0 if node.wide else W   # a wide product keeps all 2W bits
+            scales[n] = scales[a] + scales[b] - drop
+            for i in range(nsegs):
+                ranges[i][n] = [((alo * blo) >> drop, (ahi * bhi) >> drop)
+                                for (alo, ahi), (blo, bhi) in zip(ranges[i][a], ranges[i][b])]
+        else:
+            margin = root_margin if n == scheme.root else (lambda s: 0)
+            _choose_add(scheme, n, signs, scales, terms, ints, const_scales, ranges, integers,
+                        forced_scale, guess, coeffs, W, nsegs, margin)
 
-    if scales[0] < scale_bits:
-        raise GenError(f"scale_bits: {scale_bits} needs the result at scale 2^{scale_bits}, but the "
-                       f"{W}-bit word holds it only at 2^{scales[0]}")
-    q = scales[0] - scale_bits
-    if q > 0 and any(rs[0][1] + (1 << (q - 1)) >= (1 << W) for rs in ranges):
-        raise GenError("quantize: the final rounding would overflow the word")
-    return Quantized(W, scale_bits, tuple(scales), tuple(signs),
-                     tuple(tuple(r) for r in ints), tuple(tuple(r) for r in ranges))
+    return Quantized(scheme, W, tuple(scales), tuple(signs), tuple(tuple(r) for r in ints),
+                     tuple(const_scales), tuple(terms),
+                     tuple(tuple((min(lo for lo, _ in rs), max(hi for _, hi in rs)) for rs in seg_ranges)
+                           for seg_ranges in ranges))
+
+
+def const_node(scheme: Scheme, j: int) -> int:
+    return next(n for n, nd in enumerate(scheme.nodes) if nd.kind == "const" and nd.power == j)
+
+
+def _choose_add(scheme, n, signs, scales, terms, ints, const_scales, ranges, integers,
+                forced_scale, guess, coeffs, W, nsegs, margin) -> None:
+    """Pick the largest scale of sum node n that provably fits its width.
+
+    In a word-wide sum a constant is stored at the sum's scale (modulo 2^W);
+    in a wide sum it is stored at the largest scale at which it fits a word
+    (at most the sum's) and shifted left, exactly.
+    """
+    node = scheme.nodes[n]
+    bits = 2 * W if node.wide else W
+    top = (1 << bits) - 1
+    word_top = (1 << W) - 1
+    operand_signs = [signs[n] * signs[a] for a in node.args]
+    if max(operand_signs) < 0:
+        raise GenError(f"quantize: both operands of {node.label} have the wrong sign")
+    const_args = [a for a in node.args if scheme.nodes[a].kind == "const"]
+    forced = [] if node.wide else [forced_scale(scheme.nodes[a].power) for a in const_args
+                                   if forced_scale(scheme.nodes[a].power) is not None]
+    if forced:
+        candidates: Sequence[int] = [forced[0]]
+    else:
+        sample = max((abs(sum(r[j] for j in range(len(r)))) for r in coeffs), default=Fraction(1))
+        start = max([guess(sample) + bits - W] + [scales[a] for a in node.args if scheme.nodes[a].kind != "const"])
+        candidates = range(start + 2, start - 4 * W, -1)
+
+    def const_at(a: int, s: int) -> tuple[int, list[int]]:
+        j = scheme.nodes[a].power
+        if not node.wide:
+            return s, integers(j, s)
+        if forced_scale(j) is not None:
+            return forced_scale(j), integers(j, forced_scale(j))
+        sc = s
+        while True:
+            ks = integers(j, sc)
+            if all(0 <= k <= word_top for k in ks) or sc < s - 4 * W:
+                return sc, ks
+            sc -= 1
+
+    for s in candidates:
+        consts = {a: const_at(a, s) for a in const_args}
+        shifts = [consts[a][0] - s if a in consts else scales[a] - s for a in node.args]
+        if any(not -(bits - 1) <= r <= bits - 1 for r in shifts):
+            continue
+        if node.wide and any(not all(0 <= k <= word_top for k in ks) or sc > s for sc, ks in consts.values()):
+            continue
+        ok = True
+        new_ranges: list[list[Interval]] = []
+        for i in range(nsegs):
+            per_piece = []
+            reference = next(a for a in node.args if a not in consts)
+            for p in range(len(ranges[i][reference])):
+                lo = hi = 0
+                for a, sign, r in zip(node.args, operand_signs, shifts):
+                    if a in consts:
+                        tlo = thi = _shift(consts[a][1][i], r)
+                    else:
+                        alo, ahi = ranges[i][a][p]
+                        tlo, thi = _shift(alo, r), _shift(ahi, r)
+                        if thi > top:
+                            ok = False
+                    lo, hi = (lo + tlo, hi + thi) if sign > 0 else (lo - thi, hi - tlo)
+                if not (0 <= lo and hi + margin(s) <= top):
+                    ok = False
+                per_piece.append((lo, hi))
+                if not ok:
+                    break
+            if not ok:
+                break
+            new_ranges.append(per_piece)
+        if ok:
+            scales[n] = s
+            terms[n] = tuple((sign, r) for sign, r in zip(operand_signs, shifts))
+            for a, (sc, ks) in consts.items():
+                j = scheme.nodes[a].power
+                scales[a], const_scales[j] = sc, sc
+                for i in range(nsegs):
+                    ints[i][j] = ks[i]
+                    ranges[i][a] = [(ks[i], ks[i])] * len(new_ranges[i])
+            for i in range(nsegs):
+                ranges[i][n] = new_ranges[i]
+            return
+    what = f"at the forced scale {candidates[0]}" if forced else "at any scale"
+    raise GenError(f"coefficient_scales: {node.label} overflows a {bits}-bit word {what}")
 
 
 def evaluate_core(qz: Quantized, seg: Segmentation, z: int, check: bool = False) -> int:
-    """U_0 for input z, exactly as the emitted C computes it (W-bit wrap-around).
+    """The root value for input z, exactly as the emitted C computes it
+    (wrap-around modulo 2^W, or 2^2W for wide nodes).  With ``check``,
+    assert what the interval proof claims: every true (unwrapped) value
+    lies in [0, 2^width)."""
+    W = qz.word_bits
+    i = seg.index_of(z)
+    T = (seg.offset_of(z) << seg.pre_shift) & ((1 << W) - 1)
+    vals: list[int] = []
+    for n, node in enumerate(qz.scheme.nodes):
+        mask = (1 << (2 * W if node.wide else W)) - 1
+        if node.kind == "var":
+            value = T
+        elif node.kind == "const":
+            value = qz.table_word(i, node.power)
+        elif node.kind == "mul":
+            value = (vals[node.args[0]] * vals[node.args[1]]) >> (0 if node.wide else W)
+        else:
+            value = 0
+            terms = qz.terms[n]
+            assert terms is not None
+            for a, (sign, r) in zip(node.args, terms):
+                is_const = qz.scheme.nodes[a].kind == "const"
+                term = _shift(qz.ints[i][qz.scheme.nodes[a].power] if is_const else vals[a], r)
+                if check and not is_const and term > mask:
+                    raise AssertionError(f"overflow at z={z}, node {node.label}")
+                value += sign * term
+            if check and not 0 <= value <= mask:
+                raise AssertionError(f"overflow at z={z}, node {node.label}: {value}")
+            value &= mask
+        vals.append(value)
+    return vals[-1]
 
-    With ``check`` the true (unwrapped) value of every step is asserted to
-    lie in [0, 2^W) -- the property the interval proof claims.
+
+def eval_error(qz: Quantized, seg_index: int, v_max: Fraction) -> tuple[Fraction, Fraction]:
+    """Interval of eps = U_root - Uhat_root (units of the root's scale) on one segment.
+
+    Uhat_n is the exact value of node n for the quantized coefficients.
+    Per node: var and const are exact; a product U = floor(U_a U_b / 2^W)
+    with U_x = Uhat_x + eps_x has error
+        (Uhat_a eps_b + Uhat_b eps_a + eps_a eps_b) / 2^W - delta,  0 <= delta < 1;
+    a right shift by r gives eps / 2^r - delta', 0 <= delta' <= 1 - 2^-r; a
+    left shift multiplies eps by 2^-r; a sum adds the signed operand errors.
+    Uhat's range is U's proven range widened by eps.  Exact rationals.
     """
     W = qz.word_bits
-    mask = (1 << W) - 1
-    i = seg.index_of(z)
-    T = (seg.offset_of(z) << seg.pre_shift) & mask
-    u = qz.table_word(i, qz.degree)
-    for j in range(qz.degree - 1, -1, -1):
-        p = _shift((u * T) >> W, qz.shifts[j])
-        true = (qz.ints[i][j] + p) if qz.ops[j] == "+" else (qz.ints[i][j] - p)
-        if check and not (0 <= true <= mask and p <= mask):
-            raise AssertionError(f"overflow at z={z}, step {j}: {true}")
-        u = true & mask
-    return u
+    ranges = qz.ranges[seg_index]
+    eps: list[tuple[Fraction, Fraction]] = []
+    for n, node in enumerate(qz.scheme.nodes):
+        if node.kind in ("var", "const"):
+            eps.append((Fraction(0), Fraction(0)))
+        elif node.kind == "mul":
+            a, b = node.args
+            (ealo, eahi), (eblo, ebhi) = eps[a], eps[b]
+            ua = (ranges[a][0] - eahi, ranges[a][1] - ealo)
+            ub = (ranges[b][0] - ebhi, ranges[b][1] - eblo)
+            lo, hi = _imul(ua, (eblo, ebhi))
+            lo2, hi2 = _imul(ub, (ealo, eahi))
+            lo3, hi3 = _imul((ealo, eahi), (eblo, ebhi))
+            if node.wide:  # exact product: only the operands' errors
+                eps.append((lo + lo2 + lo3, hi + hi2 + hi3))
+            else:
+                scale = Fraction(1, 1 << W)
+                eps.append(((lo + lo2 + lo3) * scale - 1, (hi + hi2 + hi3) * scale))
+        else:
+            lo = hi = Fraction(0)
+            terms = qz.terms[n]
+            assert terms is not None
+            for a, (sign, r) in zip(node.args, terms):
+                elo, ehi = eps[a]
+                if qz.scheme.nodes[a].kind != "const":  # constants are exact, shifts of them too
+                    if r > 0:
+                        elo, ehi = elo / (1 << r) - (1 - Fraction(1, 1 << r)), ehi / (1 << r)
+                    elif r < 0:
+                        elo, ehi = elo * (1 << -r), ehi * (1 << -r)
+                lo, hi = (lo + elo, hi + ehi) if sign > 0 else (lo - ehi, hi - elo)
+            eps.append((lo, hi))
+    del v_max  # the ranges already bound v through T's pieces
+    return eps[-1]
 
 
-def evaluate(qz: Quantized, seg: Segmentation, z: int) -> int:
-    """The kernel's ``_eval(z)``: U_0 rounded to scale S."""
-    u = evaluate_core(qz, seg, z)
-    q = qz.final_shift
-    return (u + (1 << (q - 1))) >> q if q > 0 else u
+def _imul(a: tuple[Fraction, Fraction], b: tuple[Fraction, Fraction]) -> tuple[Fraction, Fraction]:
+    products = [x * y for x in a for y in b]
+    return min(products), max(products)

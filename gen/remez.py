@@ -14,7 +14,7 @@ between the two.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import mpmath
 
@@ -28,14 +28,16 @@ _GOLDEN = (mpmath.sqrt(5) - 1) / 2
 
 @dataclass(frozen=True)
 class RemezResult:
-    coeffs: tuple[Real, ...]    # a_0 .. a_n, in powers of v
+    coeffs: tuple[Real, ...]    # one per power (a_0 .. a_n by default), in powers of v
     error: Real                 # levelled weighted error |E|
     extrema: tuple[Real, ...]   # the final reference, in v
     iterations: int
     spread: Real                # (max - min) / max of |error| at the reference
 
 
-def _poly(coeffs: list[Real], s: Real) -> Real:
+def _poly(coeffs: Sequence[Real], s: Real, powers: Sequence[int] | None = None) -> Real:
+    if powers is not None:
+        return sum((c * s**p for p, c in zip(powers, coeffs)), mpmath.mpf(0))
     acc = mpmath.mpf(0)
     for c in reversed(coeffs):
         acc = acc * s + c
@@ -64,42 +66,86 @@ def _bracketed_root(fn: Func, lo: Real, hi: Real, flo: Real, fhi: Real, tol: Rea
 
 
 def _argmax(fn: Func, lo: Real, hi: Real, tol: Real) -> tuple[Real, Real]:
-    """Golden-section search for the maximum of fn on [lo, hi] (end points included)."""
+    """Maximum of fn on [lo, hi], end points included (Brent's method: golden
+    section steps safeguarding parabolic interpolation steps)."""
     a, b = lo, hi
-    c = b - _GOLDEN * (b - a)
-    d = a + _GOLDEN * (b - a)
-    fc, fd = fn(c), fn(d)
-    while b - a > tol:
-        if fc >= fd:
-            b, d, fd = d, c, fc
-            c = b - _GOLDEN * (b - a)
-            fc = fn(c)
+    x = w = v = a + (1 - _GOLDEN) * (b - a)
+    fx = fw = fv = fn(x)
+    step = prev = mpmath.mpf(0)
+    for _ in range(200):
+        mid = (a + b) / 2
+        tol1 = tol / 2 + abs(x) * mpmath.mpf(10) ** (-mpmath.mp.dps + 3)
+        if abs(x - mid) <= 2 * tol1 - (b - a) / 2:
+            break
+        parabolic = False
+        if abs(prev) > tol1:
+            # Vertex of the parabola through (v, fv), (w, fw), (x, fx).
+            r = (x - w) * (fx - fv)
+            q = (x - v) * (fx - fw)
+            p = (x - v) * q - (x - w) * r
+            q = 2 * (q - r)
+            if q > 0:
+                p = -p
+            q = abs(q)
+            if abs(p) < abs(q * prev / 2) and q * (a - x) < p < q * (b - x):
+                prev, step = step, p / q
+                parabolic = True
+                if (x + step) - a < 2 * tol1 or b - (x + step) < 2 * tol1:
+                    step = tol1 if mid > x else -tol1
+        if not parabolic:
+            prev = (b - x) if x < mid else (a - x)
+            step = (1 - _GOLDEN) * prev
+        u = x + (step if abs(step) >= tol1 else (tol1 if step > 0 else -tol1))
+        fu = fn(u)
+        if fu >= fx:
+            if u < x:
+                b = x
+            else:
+                a = x
+            v, fv, w, fw, x, fx = w, fw, x, fx, u, fu
         else:
-            a, c, fc = c, d, fd
-            d = a + _GOLDEN * (b - a)
-            fd = fn(d)
-    best = max(((fc, c), (fd, d), (fn(lo), lo), (fn(hi), hi)), key=lambda p: p[0])
+            if u < x:
+                a = u
+            else:
+                b = u
+            if fu >= fw or w == x:
+                v, fv, w, fw = w, fw, u, fu
+            elif fu >= fv or v == x or v == w:
+                v, fv = u, fu
+    best = max(((fx, x), (fn(lo), lo), (fn(hi), hi)), key=lambda p: p[0])
     return best[1], best[0]
 
 
 def remez(fn: Func, b: Real, degree: int, relative: bool, tolerance: float,
-          max_iterations: int, label: str) -> RemezResult:
-    """Minimax polynomial of ``degree`` for fn on [0, b]; see the module docstring."""
-    n = degree
+          max_iterations: int, label: str, powers: Sequence[int] | None = None) -> RemezResult:
+    """Minimax polynomial for fn on [0, b]; see the module docstring.
+
+    By default the basis is 1, v, ..., v^degree; ``powers`` restricts it to
+    the given powers (the result then holds one coefficient per power).
+    Without power 0 the basis vanishes at v = 0: that is the constrained
+    fit used after the constant coefficient has been rounded.
+    """
+    powers = list(range(degree + 1)) if powers is None else list(powers)
+    n = len(powers) - 1
     g: Func = lambda s: fn(b * s)
     weight: Func = (lambda s: 1 / abs(g(s))) if relative else (lambda s: mpmath.mpf(1))
-    ref = [(1 - mpmath.cos(mpmath.pi * i / (n + 1))) / 2 for i in range(n + 2)]
+    if 0 in powers:
+        ref = [(1 - mpmath.cos(mpmath.pi * i / (n + 1))) / 2 for i in range(n + 2)]
+    else:
+        # Every basis function vanishes at 0, and so does the error there
+        # when fn(0) = 0: keep the reference away from 0.
+        ref = [(1 - mpmath.cos(mpmath.pi * (i + 1) / (n + 2))) / 2 for i in range(n + 2)]
     eps = mpmath.mpf(10) ** (-mpmath.mp.dps + 5)
     locate = max(mpmath.sqrt(mpmath.mpf(tolerance)) * mpmath.mpf("1e-3"), eps)
     spread = mpmath.mpf(1)
     for iteration in range(1, max_iterations + 1):
-        rows = [[s**j for j in range(n + 1)] + [(-1) ** i / weight(s)] for i, s in enumerate(ref)]
+        rows = [[s**p for p in powers] + [(-1) ** i / weight(s)] for i, s in enumerate(ref)]
         try:
             solution = mpmath.lu_solve(mpmath.matrix(rows), mpmath.matrix([g(s) for s in ref]))
         except ZeroDivisionError:
             raise GenError(f"remez: {label}: singular system at iteration {iteration}") from None
         coeffs = [solution[j] for j in range(n + 1)]
-        err: Func = lambda s, c=coeffs: (g(s) - _poly(c, s)) * weight(s)
+        err: Func = lambda s, c=coeffs: (g(s) - _poly(c, s, powers)) * weight(s)
         values = [err(s) for s in ref]
         roots = []
         for k in range(n + 1):
@@ -118,7 +164,7 @@ def remez(fn: Func, b: Real, degree: int, relative: bool, tolerance: float,
         spread = (max(magnitudes) - min(magnitudes)) / max(magnitudes)
         ref = new_ref
         if spread < tolerance:
-            scaled = tuple(c / b**j for j, c in enumerate(coeffs))
+            scaled = tuple(c / b**p for p, c in zip(powers, coeffs))
             return RemezResult(scaled, max(magnitudes), tuple(b * s for s in ref), iteration, spread)
     raise GenError(f"remez: {label}: did not converge after {max_iterations} iterations "
                    f"(extrema spread {mpmath.nstr(spread, 3)} > remez_tolerance {tolerance})")

@@ -19,7 +19,7 @@ from typing import Any, Optional
 
 import jinja2
 
-from . import VERSION
+from . import VERSION, gappa
 from .kernel import Kernel
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -83,15 +83,7 @@ def context(k: Kernel, out_dir: str) -> dict[str, Any]:
     config_path = config_display_path(cfg.path)
     command = f"python3 -m gen render {shlex.quote(config_path)} --out {shlex.quote(out_dir)}"
 
-    steps = []
-    for j in range(qz.degree - 1, -1, -1):
-        r = qz.shifts[j]
-        shift = f" >> {r}" if r > 0 else (f" << {-r}" if r < 0 else "")
-        lo = min(k_ranges[j][0] for k_ranges in qz.ranges)
-        hi = max(k_ranges[j][1] for k_ranges in qz.ranges)
-        steps.append({"j": j, "op": qz.ops[j], "shift": shift, "scale": qz.scales[j],
-                      "lo": f"0x{lo:x}", "hi": f"0x{hi:x}"})
-
+    steps, root = _steps(k, word_c, digits)
     if seg.count == 1:
         index_doc = "one segment"
         index_lines = ["no index: t = u = z - z_lo."]
@@ -106,6 +98,7 @@ def context(k: Kernel, out_dir: str) -> dict[str, Any]:
                        f"t = u - idx * {seg.width}.  Cost: one multiply-high, one shift,",
                        "one multiply by a small constant and a subtraction."]
 
+    q = qz.root_scale - cfg.scale_bits
     eval_bound = round_up(k.eval_bound_ulp)
     expm_bound = round_up(k.expm_bound_2p63) if k.expm_bound_2p63 is not None else None
     minimax = [s.minimax_error for s in k.segments if s.minimax_error is not None]
@@ -118,14 +111,15 @@ def context(k: Kernel, out_dir: str) -> dict[str, Any]:
     lines += ["",
               "Computed:",
               f"  inputs z = 0x{seg.z_lo:x} .. 0x{seg.z_max:x} (Q0.{W}); {seg.count} segment(s); pre-shift g = {seg.pre_shift}",
-              f"  scales s_j (j = 0..{qz.degree}) = {list(qz.scales)}",
-              f"  signs sigma_j = {list(qz.signs)}; steps j = {qz.degree - 1}..0: {' '.join(reversed(qz.ops))}",
-              f"  output: U_0 at 2^{qz.scales[0]} -> 2^{cfg.scale_bits} (shift {qz.final_shift}, round to nearest)",
+              f"  evaluation: {qz.scheme.name}, form {cfg.form}; coefficient scales s_j (j = 0..{qz.degree}) = "
+              f"{list(qz.const_scales)}",
+              f"  output: root word at 2^{qz.root_scale} -> 2^{cfg.scale_bits} (shift {q}, round to nearest)",
+              f"  coefficients re-optimized after rounding (evaluation-aware): {'yes' if k.reoptimized else 'no'}",
               f"  table: {k.table_bytes} bytes, access {k.table_access}"]
     if minimax:
         lines.append(f"  real-coefficient minimax error (max over segments): {max(minimax):.4e}")
     lines.append(f"  proven |p - f| of the quantized polynomials (max over segments): "
-                 f"{round_up(max(s.approx_bound for s in k.segments))}")
+                 f"{round_up(max(s.approx.bound for s in k.segments))}")
     lines.append(f"  proven bound of _eval: {eval_bound} units of 2^-{cfg.scale_bits}")
     if expm_bound is not None:
         lines.append(f"  proven bound of _expm_p63: {expm_bound} units of 2^-63")
@@ -133,7 +127,7 @@ def context(k: Kernel, out_dir: str) -> dict[str, Any]:
 
     z_clamp = _fpr_to_q64(LN2_DOWN)
     rows = [{"index": s.index, "z_first": f"0x{s.z_first:0{digits}x}", "z_last": f"0x{s.z_last:0{digits}x}",
-             "approx": round_up(s.approx_bound, 4),
+             "approx": round_up(s.approx.bound, 4),
              "words": [f"{word_c}(0x{qz.table_word(s.index, j):0{digits}x})" for j in range(qz.degree + 1)]}
             for s in k.segments]
     return {
@@ -148,11 +142,67 @@ def context(k: Kernel, out_dir: str) -> dict[str, Any]:
         "magic_shift": seg.magic_shift or 0, "pow2_shift": seg.pow2_shift or 0,
         "offset_mask": f"0x{(seg.width - 1):x}", "g": seg.pre_shift,
         "index_doc": index_doc, "index_lines": index_lines,
-        "scales": list(qz.scales), "steps": steps, "s0": qz.scales[0], "q": qz.final_shift,
-        "half": f"0x{(1 << (qz.final_shift - 1)):x}" if qz.final_shift else 0,
+        "steps": steps, "root": root, "s0": qz.root_scale, "q": q, "wide": cfg.wide,
+        "core_t": "fxp_wide" if cfg.wide else word_t,
+        "half": f"0x{(1 << (q - 1)):x}" if q else 0, "one_minus": cfg.form == "one_minus",
+        "scheme_doc": {"horner": "Horner's scheme", "estrin": "Estrin's scheme"}[qz.scheme.name],
         "eval_bound": eval_bound, "expm_bound": expm_bound, "rows": rows,
         "z_clamp_hex": f"0x{z_clamp:016x}",
     }
+
+
+def _steps(k: Kernel, word_c: str, digits: int) -> tuple[list[dict[str, str]], str]:
+    """One C statement per product or sum of the scheme, with its proven range."""
+    qz = k.qz
+    nodes = qz.scheme.nodes
+    W = k.cfg.word_bits
+    word_t = f"uint{W}_t"
+    names: list[str] = []
+    steps = []
+
+    def shifted(a: int, r: int, into_wide: bool) -> str:
+        text = names[a]
+        if into_wide and not nodes[a].wide:
+            if r > 0:
+                return f"fxp_wide_of({text} >> {r})"
+            text = f"fxp_wide_of({text})"
+            return f"fxp_wide_shl({text}, {-r})" if r < 0 else text
+        if nodes[a].wide:
+            return f"fxp_wide_shr({text}, {r})" if r > 0 else (f"fxp_wide_shl({text}, {-r})" if r < 0 else text)
+        return f"({text} >> {r})" if r > 0 else (f"({text} << {-r})" if r < 0 else text)
+
+    for n, node in enumerate(nodes):
+        if node.kind == "var":
+            names.append("T")
+            continue
+        if node.kind == "const":
+            names.append(f"k[{node.power}]")
+            continue
+        lo = min(r[n][0] for r in qz.ranges)
+        hi = max(r[n][1] for r in qz.ranges)
+        if node.kind == "mul":
+            name = f"m{n}"
+            a, b = (names[x] for x in node.args)
+            expr = f"fxp_wide_mul({a}, {b})" if node.wide else f"fxp_mulhi{W}({a}, {b})"
+        else:
+            name = node.label.replace("^", "")
+            terms = qz.terms[n]
+            assert terms is not None
+            parts = sorted(((sign, shifted(a, r, node.wide)) for a, (sign, r) in zip(node.args, terms)),
+                           key=lambda p: -p[0])  # the positive term first
+            if node.wide:
+                fn = "fxp_wide_add" if parts[1][0] > 0 else "fxp_wide_sub"
+                expr = f"{fn}({parts[0][1]}, {parts[1][1]})"
+            else:
+                expr = parts[0][1] + "".join(f" {'+' if sg > 0 else '-'} {t}" for sg, t in parts[1:])
+        sign = "-" if qz.signs[n] < 0 else "+"
+        digits_here = 2 * digits if node.wide else digits
+        comment = (f"{node.label}: {sign}U 2^-{qz.scales[n]}, U in [0x{lo:0{digits_here}x}, "
+                   f"0x{hi:0{digits_here}x}]")
+        names.append(name)
+        steps.append({"name": name, "expr": expr, "comment": comment,
+                      "type": "fxp_wide" if node.wide else word_t})
+    return steps, names[-1]
 
 
 def sidecar(k: Kernel, ctx: dict[str, Any]) -> str:
@@ -179,12 +229,17 @@ def sidecar(k: Kernel, ctx: dict[str, Any]) -> str:
         "index": {"kind": seg.kind, "width": str(seg.width),
                   "magic": str(seg.magic) if seg.magic else None, "magic_shift": seg.magic_shift,
                   "pow2_shift": seg.pow2_shift, "pre_shift": seg.pre_shift},
-        "scales": list(qz.scales),
-        "signs": list(qz.signs),
-        "ops": list(qz.ops),
-        "shifts": list(qz.shifts),
-        "final_shift": qz.final_shift,
-        "core_scale": qz.scales[0],
+        "evaluation": qz.scheme.name,
+        "form": cfg.form,
+        "reoptimized": k.reoptimized,
+        "coefficient_scales": list(qz.const_scales),
+        "nodes": [{"kind": node.kind, "args": list(node.args), "power": node.power, "label": node.label,
+                   "wide": node.wide,
+                   "scale": qz.scales[n], "sign": qz.signs[n],
+                   "terms": [list(t) for t in qz.terms[n]] if qz.terms[n] else None}
+                  for n, node in enumerate(qz.scheme.nodes)],
+        "final_shift": qz.root_scale - cfg.scale_bits,
+        "core_scale": qz.root_scale,
         "bound": {"eval_ulp": float(ctx["eval_bound"]),
                   "expm_p63_2p63": float(ctx["expm_bound"]) if ctx["expm_bound"] else None,
                   "method": "proven: Taylor-model approximation bound + exact interval "
@@ -194,8 +249,10 @@ def sidecar(k: Kernel, ctx: dict[str, Any]) -> str:
             "t_max": str(s.z_last - s.z_first),
             "coefficients": [str(c) for c in qz.ints[s.index]],
             "eval_error_core": [_decimal(s.eval_error[0], ROUND_FLOOR), _decimal(s.eval_error[1], ROUND_CEILING)],
+            "approx_interval": [_decimal(s.approx.lo, ROUND_FLOOR), _decimal(s.approx.hi, ROUND_CEILING)],
+            "node_ranges": [[str(lo), str(hi)] for lo, hi in qz.ranges[s.index]],
             "minimax_error": s.minimax_error, "remez_iterations": s.remez_iterations,
-            "approx_bound": float(round_up(s.approx_bound)),
+            "approx_bound": float(round_up(s.approx.bound)),
             "eval_bound_ulp": float(round_up(s.eval_bound_ulp)),
             "expm_bound_2p63": float(round_up(s.expm_bound_2p63)) if s.expm_bound_2p63 is not None else None,
             "error_extrema_z": [str(z) for z in s.extrema_z],
@@ -217,6 +274,9 @@ def render(k: Kernel, out_dir: str) -> dict[str, str]:
         files[filename] = env.get_template(template).render(filename=filename, **ctx)
     files["fxp.h"] = RUNTIME_HEADER.read_text()
     files[f"{name}.json"] = sidecar(k, ctx)
+    # The independent certificate of the evaluation error (run by `make certify`).
+    files[f"{name}.gappa"] = gappa.render_script(json.loads(files[f"{name}.json"]),
+                                                 source=f"{name}.json")
     return files
 
 

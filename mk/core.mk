@@ -60,4 +60,4 @@ kernel:
 vendor:
 	@test -n "$(KERNEL)" -a -n "$(DEST)" || { echo "make vendor: set KERNEL=name DEST=dir" >&2; exit 2; }
 	@test -d generated/$(KERNEL) || { echo "make vendor: no kernel generated/$(KERNEL)" >&2; exit 2; }
-	$(PY) tests/vendor.py generated/$(KERNEL) "$(DEST)"
+	$(PY) verify/vendor.py generated/$(KERNEL) "$(DEST)"

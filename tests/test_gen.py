@@ -311,3 +311,35 @@ def _insert_top(body: str, extra: str) -> str:
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class CompileTest(unittest.TestCase):
+    """Every generated kernel compiles on its own (C99, C11, C++, -Werror)."""
+
+    def test_every_kernel_compiles_alone(self) -> None:
+        sys.path.insert(0, str(ROOT / "verify"))
+        import vendor
+        for name in shipped_kernels():
+            with self.subTest(name):
+                self.assertEqual(vendor.compile_alone(GENERATED / name, name), [])
+
+    def test_control_a_warning_fails_the_build(self) -> None:
+        sys.path.insert(0, str(ROOT / "verify"))
+        import vendor
+        with tempfile.TemporaryDirectory() as tmp:
+            folder = Path(tmp) / "facct"
+            shutil.copytree(GENERATED / "facct", folder)
+            header = folder / "facct.h"
+            header.write_text(header.read_text().replace("#endif /* FACCT_H */",
+                                                         "static int facct_unused_probe;\n#endif /* FACCT_H */"))
+            self.assertNotEqual(vendor.compile_alone(folder, "facct"), [])
+
+    def test_make_vendor(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            run = subprocess.run(["make", "-s", "vendor", "KERNEL=paper_m3", f"DEST={tmp}"], cwd=ROOT,
+                                 capture_output=True, text=True)
+            self.assertEqual(run.returncode, 0, run.stderr)
+            self.assertTrue((Path(tmp) / "paper_m3" / "paper_m3.h").is_file())
+            bad = subprocess.run(["make", "-s", "vendor", "KERNEL=no_such", f"DEST={tmp}"], cwd=ROOT,
+                                 capture_output=True, text=True)
+            self.assertEqual(bad.returncode, 2)

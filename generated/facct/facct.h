@@ -23,16 +23,20 @@
  *   explicit_coefficients = true
  *   max_abs_error_log2 = null
  *   table_access = "direct"
+ *   evaluation = "horner"
+ *   form = "direct"
+ *   reoptimize = true
+ *   wide = false
  *
  * Computed:
  *   inputs z = 0x0 .. 0xb17217f7d1cf79ab (Q0.64); 1 segment(s); pre-shift g = 0
- *   scales s_j (j = 0..12) = [63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63]
- *   signs sigma_j = [1, -1, 1, -1, 1, -1, 1, -1, 1, -1, 1, -1, 1]; steps j = 11..0: - - - - - - - - - - - -
- *   output: U_0 at 2^63 -> 2^63 (shift 0, round to nearest)
+ *   evaluation: horner, form direct; coefficient scales s_j (j = 0..12) = [63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63]
+ *   output: root word at 2^63 -> 2^63 (shift 0, round to nearest)
+ *   coefficients re-optimized after rounding (evaluation-aware): no
  *   table: 104 bytes, access none
  *   proven |p - f| of the quantized polynomials (max over segments): 3.86252e-16
  *   proven bound of _eval: 3564.45 units of 2^-63
- *   proven bound of _expm_p63: 3564.87 units of 2^-63
+ *   proven bound of _expm_p63: 3564.45 units of 2^-63
  *   (bounds: gen/bounds.py, docs/error-model.md)
  */
 #ifndef FACCT_H
@@ -48,7 +52,7 @@
 #define FACCT_DEGREE 12
 #define FACCT_WORD_BITS 64
 #define FACCT_TABLE_BYTES 104
-/* Scale of facct_core's result: U_0 = p(v) * 2^63. */
+/* Scale of facct_core's result: U = p(v) * 2^63. */
 #define FACCT_CORE_SCALE 63
 /* Last valid input: z_max = floor(ln 2 * 2^64) for the default domain. */
 #define FACCT_Z_MAX UINT64_C(0xb17217f7d1cf79ab)
@@ -60,7 +64,7 @@
  *   facct_expm_p63:  |expm(z, w) - (w / 2^64) f(z / 2^64) 2^63| <= FACCT_EXPM_P63_ERR_BOUND units of 2^-63
  */
 #define FACCT_ERR_BOUND_ULP 3564.45
-#define FACCT_EXPM_P63_ERR_BOUND 3564.87
+#define FACCT_EXPM_P63_ERR_BOUND 3564.45
 
 /*
  * facct_core(z): the polynomial of z's segment, evaluated in fixed point.
@@ -69,33 +73,44 @@
  *   no index: t = u = z - z_lo.
  * The local variable is T = t << 0, read as v = T / 2^64 in [0, 1).
  *
- * Horner scheme on unsigned words, sign-magnitude: U_j = sigma_j y_j 2^s_j is
- * the magnitude of Horner intermediate y_j at scale 2^s_j; the signs
- * sigma_j are fixed, so each step is a subtraction or an addition of the
- * truncated product mulhi(U_{j+1}, T) = floor(U_{j+1} T / 2^64), aligned by a
- * constant shift.  Ranges next to each step are proven for every input of
- * every segment by exact integer interval arithmetic: no step overflows.
- * Table access: none (one polynomial, no index).
+ * Horner's scheme on unsigned words, sign-magnitude: each
+ * word U stands for sigma U 2^-s with a sign sigma and scale s fixed for
+ * every segment, so products are truncated multiply-highs
+ * mulhi(a, b) = floor(a b / 2^64) and sums are additions or subtractions,
+ * aligned by constant shifts.  The ranges next to each step are proven for
+ * every input of every segment by exact integer interval arithmetic: no
+ * step overflows. * Table access: none (one polynomial, no index).
  */
 static inline uint64_t facct_core(uint64_t z)
 {
     uint64_t u = z;
     const uint64_t *k = facct_coeffs[0];
     uint64_t T = u;
-    uint64_t y = k[12];  /* U_12, scale 2^63 */
-    y = k[11] - (fxp_mulhi64(y, T));  /* U_11, scale 2^63, in [0x333e50c579, 0x36548cfc06] */
-    y = k[10] - (fxp_mulhi64(y, T));  /* U_10, scale 2^63, in [0x22c3596b22d, 0x24fdcbf140a] */
-    y = k[9] - (fxp_mulhi64(y, T));  /* U_9, scale 2^63, in [0x159a69064361, 0x171d939de045] */
-    y = k[8] - (fxp_mulhi64(y, T));  /* U_8, scale 2^63, in [0xc101bcf331be, 0xd00cf58f6f84] */
-    y = k[7] - (fxp_mulhi64(y, T));  /* U_7, scale 2^63, in [0x5f9ed767b31e4, 0x680681cf796e3] */
-    y = k[6] - (fxp_mulhi64(y, T));  /* U_6, scale 2^63, in [0x295819c7f4224c, 0x2d82d8305b0fea] */
-    y = k[5] - (fxp_mulhi64(y, T));  /* U_5, scale 2^63, in [0xf4366f0cc44cfc, 0x11111110e066fd0] */
-    y = k[4] - (fxp_mulhi64(y, T));  /* U_4, scale 2^63, in [0x4aaae2c83c4f44b, 0x555555555070f00] */
-    y = k[3] - (fxp_mulhi64(y, T));  /* U_3, scale 2^63, in [0x1210f4ae4a6916a8, 0x155555555581ff00] */
-    y = k[2] - (fxp_mulhi64(y, T));  /* U_2, scale 2^63, in [0x33509b120f8ee2b2, 0x400000000002b400] */
-    y = k[1] - (fxp_mulhi64(y, T));  /* U_1, scale 2^63, in [0x5bc6abc147bb7b94, 0x7fffffffffff4800] */
-    y = k[0] - (fxp_mulhi64(y, T));  /* U_0, scale 2^63, in [0x3e640140ddad1307, 0x8000000000000000] */
-    return y;
+    uint64_t m3 = fxp_mulhi64(k[12], T);  /* v*y12: +U 2^-63, U in [0x0000000000000000, 0x00000003163c368d] */
+    uint64_t y11 = k[11] - m3;  /* y11: -U 2^-63, U in [0x000000333e50c579, 0x00000036548cfc06] */
+    uint64_t m6 = fxp_mulhi64(y11, T);  /* v*y11: -U 2^-63, U in [0x0000000000000000, 0x00000023a59d43c1] */
+    uint64_t y10 = k[10] - m6;  /* y10: +U 2^-63, U in [0x0000022c3721d049, 0x0000024fdcbf140a] */
+    uint64_t m9 = fxp_mulhi64(y10, T);  /* v*y10: +U 2^-63, U in [0x0000000000000000, 0x0000018318d526b2] */
+    uint64_t y9 = k[9] - m9;  /* y9: -U 2^-63, U in [0x0000159a7ac8b993, 0x0000171d939de045] */
+    uint64_t m12 = fxp_mulhi64(y9, T);  /* v*y9: -U 2^-63, U in [0x0000000000000000, 0x00000f0a772543c3] */
+    uint64_t y8 = k[8] - m12;  /* y8: +U 2^-63, U in [0x0000c1027e6a2bc1, 0x0000d00cf58f6f84] */
+    uint64_t m15 = fxp_mulhi64(y8, T);  /* v*y8: +U 2^-63, U in [0x0000000000000000, 0x0000867321c4b3ad] */
+    uint64_t y7 = k[7] - m15;  /* y7: -U 2^-63, U in [0x0005f9f4fb32e336, 0x000680681cf796e3] */
+    uint64_t m18 = fxp_mulhi64(y7, T);  /* v*y7: -U 2^-63, U in [0x0000000000000000, 0x00042a7b2ce3764a] */
+    uint64_t y6 = k[6] - m18;  /* y6: +U 2^-63, U in [0x0029585d037799a0, 0x002d82d8305b0fea] */
+    uint64_t m21 = fxp_mulhi64(y6, T);  /* v*y6: +U 2^-63, U in [0x0000000000000000, 0x001cd88c60316792] */
+    uint64_t y5 = k[5] - m21;  /* y5: -U 2^-63, U in [0x00f43884add5083e, 0x011111110e066fd0] */
+    uint64_t m24 = fxp_mulhi64(y5, T);  /* v*y5: -U 2^-63, U in [0x0000000000000000, 0x00aa98b646008fab] */
+    uint64_t y4 = k[4] - m24;  /* y4: +U 2^-63, U in [0x04aabc9f0f067f55, 0x0555555555070f00] */
+    uint64_t m27 = fxp_mulhi64(y4, T);  /* v*y4: +U 2^-63, U in [0x0000000000000000, 0x03440b12b91d99e1] */
+    uint64_t y3 = k[3] - m27;  /* y3: -U 2^-63, U in [0x12114a429c64651f, 0x155555555581ff00] */
+    uint64_t m30 = fxp_mulhi64(y3, T);  /* v*y3: -U 2^-63, U in [0x0000000000000000, 0x0cadc05b9527d6ae] */
+    uint64_t y2 = k[2] - m30;  /* y2: +U 2^-63, U in [0x33523fa46adadd52, 0x400000000002b400] */
+    uint64_t m33 = fxp_mulhi64(y2, T);  /* v*y2: +U 2^-63, U in [0x0000000000000000, 0x2432eab1cdbe51a9] */
+    uint64_t y1 = k[1] - m33;  /* y1: -U 2^-63, U in [0x5bcd154e3240f657, 0x7fffffffffff4800] */
+    uint64_t m36 = fxp_mulhi64(y1, T);  /* v*y1: -U 2^-63, U in [0x0000000000000000, 0x418977f0d4a6287e] */
+    uint64_t y0 = k[0] - m36;  /* y0: +U 2^-63, U in [0x3e76880f2b59d782, 0x8000000000000000] */
+    return y0;
 }
 
 /* facct_eval(z) ~= f(z / 2^64) * 2^63. */
@@ -104,7 +119,7 @@ static inline uint64_t facct_eval(uint64_t z)
     return facct_core(z);
 }
 
-/* ccs * U_0, moved from scale 2^63 to 2^63: w is Q0.64 (ccs = w / 2^64). */
+/* ccs * U_0, moved from scale 2^63 to 2^63 (truncated): w is Q0.64 (ccs = w / 2^64). */
 static inline uint64_t facct_expm_p63_core(uint64_t u, uint64_t w)
 {
     return fxp_mulhi64(w, u);

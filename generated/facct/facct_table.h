@@ -23,16 +23,20 @@
  *   explicit_coefficients = true
  *   max_abs_error_log2 = null
  *   table_access = "direct"
+ *   evaluation = "horner"
+ *   form = "direct"
+ *   reoptimize = true
+ *   wide = false
  *
  * Computed:
  *   inputs z = 0x0 .. 0xb17217f7d1cf79ab (Q0.64); 1 segment(s); pre-shift g = 0
- *   scales s_j (j = 0..12) = [63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63]
- *   signs sigma_j = [1, -1, 1, -1, 1, -1, 1, -1, 1, -1, 1, -1, 1]; steps j = 11..0: - - - - - - - - - - - -
- *   output: U_0 at 2^63 -> 2^63 (shift 0, round to nearest)
+ *   evaluation: horner, form direct; coefficient scales s_j (j = 0..12) = [63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63]
+ *   output: root word at 2^63 -> 2^63 (shift 0, round to nearest)
+ *   coefficients re-optimized after rounding (evaluation-aware): no
  *   table: 104 bytes, access none
  *   proven |p - f| of the quantized polynomials (max over segments): 3.86252e-16
  *   proven bound of _eval: 3564.45 units of 2^-63
- *   proven bound of _expm_p63: 3564.87 units of 2^-63
+ *   proven bound of _expm_p63: 3564.45 units of 2^-63
  *   (bounds: gen/bounds.py, docs/error-model.md)
  */
 #ifndef FACCT_TABLE_H

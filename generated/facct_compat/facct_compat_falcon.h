@@ -23,22 +23,27 @@
  *   explicit_coefficients = true
  *   max_abs_error_log2 = null
  *   table_access = "direct"
+ *   evaluation = "horner"
+ *   form = "direct"
+ *   reoptimize = true
+ *   wide = false
  *
  * Computed:
  *   inputs z = 0x0 .. 0xb17217f7d1cf79ab (Q0.64); 1 segment(s); pre-shift g = 0
- *   scales s_j (j = 0..12) = [63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63]
- *   signs sigma_j = [1, -1, 1, -1, 1, -1, 1, -1, 1, -1, 1, -1, 1]; steps j = 11..0: - - - - - - - - - - - -
- *   output: U_0 at 2^63 -> 2^63 (shift 0, round to nearest)
+ *   evaluation: horner, form direct; coefficient scales s_j (j = 0..12) = [63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63]
+ *   output: root word at 2^63 -> 2^63 (shift 0, round to nearest)
+ *   coefficients re-optimized after rounding (evaluation-aware): no
  *   table: 104 bytes, access none
  *   proven |p - f| of the quantized polynomials (max over segments): 3.86252e-16
  *   proven bound of _eval: 3564.45 units of 2^-63
- *   proven bound of _expm_p63: 3564.87 units of 2^-63
+ *   proven bound of _expm_p63: 3564.45 units of 2^-63
  *   (bounds: gen/bounds.py, docs/error-model.md)
  */
 #ifndef FACCT_COMPAT_FALCON_H
 #define FACCT_COMPAT_FALCON_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "facct_compat.h"
 
@@ -65,13 +70,11 @@
  *     ccs == 1.0, because 2^63 overflows its signed truncation).
  */
 
-/* The largest double below ln 2: 0.69314718055994528623 (0x3FE62E42FEFA39EF). */
-#define FACCT_COMPAT_LN2_DOWN 0.69314718055994528623
+/* The bits of the largest double below ln 2, 0.69314718055994528623. */
 #define FACCT_COMPAT_LN2_DOWN_BITS UINT64_C(0x3FE62E42FEFA39EF)
 /* 2 * trunc(LN2_DOWN * 2^63): the z every clamped x maps to. */
 #define FACCT_COMPAT_Z_CLAMP UINT64_C(0xb17217f7d1cf7800)
-/* The largest double below 1 and its bits. */
-#define FACCT_COMPAT_ONE_DOWN 0.99999999999999988898
+/* The bits of the largest double below 1. */
 #define FACCT_COMPAT_ONE_DOWN_BITS UINT64_C(0x3FEFFFFFFFFFFFFF)
 
 /*
@@ -91,7 +94,7 @@ static inline uint64_t facct_compat_fpr_to_q64(uint64_t bits)
     return ((m >> (s & 63)) & keep) << 1;
 }
 
-/* U_0 (scale 2^63) moved to scale 2^63: the result for ccs == 1. */
+/* The result for ccs == 1: U (scale 2^63) moved to scale 2^63. */
 static inline uint64_t facct_compat_core_to_p63(uint64_t u)
 {
     return u;
@@ -127,22 +130,45 @@ static inline uint64_t facct_compat_fpr_expm_p63(uint64_t x_bits, uint64_t ccs_b
 }
 
 /*
- * Native-float adaptor.  The clamps are written as comparisons whose
- * false branch is taken for NaN, so NaN lands on 0; compilers turn them into
- * MAXSD/MINSD-style selects, not branches (checked by the binary scan of
- * `make ct`).  The conversions cast through int64_t (CVTTSD2SI on x86-64),
- * which is exact here because 0 <= v * 2^63 < 2^63.
+ * Native-float adaptor.  The clamps are decided on the bit patterns with the
+ * same integer masks as above: compilers turn a floating-point compare such
+ * as `x > 0.0 ? x : 0.0` into a compare-and-jump (gcc 12 at -O2 does), which
+ * would branch on a secret.  The clamped value goes back to a double and is
+ * converted by a cast through int64_t (CVTTSD2SI on x86-64), exact here
+ * because 0 <= v * 2^63 < 2^63.
  */
+static inline uint64_t facct_compat_native_bits(double v)
+{
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    return bits;
+}
+
+static inline double facct_compat_native_double(uint64_t bits)
+{
+    double v;
+    memcpy(&v, &bits, sizeof v);
+    return v;
+}
+
 static inline uint64_t facct_compat_fpr_expm_p63_native(double x, double ccs)
 {
-    double xc = x > 0.0 ? x : 0.0;
-    double cc = ccs > 0.0 ? ccs : 0.0;
-    uint64_t c_one = (uint64_t)0 - (uint64_t)(cc >= 1.0);
+    const uint64_t abs_mask = ((uint64_t)1 << 63) - 1;
+    const uint64_t inf_bits = UINT64_C(0x7FF0000000000000);
+    uint64_t x_bits = facct_compat_native_bits(x);
+    uint64_t c_bits = facct_compat_native_bits(ccs);
+    uint64_t x_bad = ((uint64_t)0 - ((inf_bits - (x_bits & abs_mask)) >> 63)) | ((uint64_t)0 - (x_bits >> 63));
+    uint64_t x_big = (uint64_t)0 - ((FACCT_COMPAT_LN2_DOWN_BITS - (x_bits & abs_mask)) >> 63);
+    uint64_t c_bad = ((uint64_t)0 - ((inf_bits - (c_bits & abs_mask)) >> 63)) | ((uint64_t)0 - (c_bits >> 63));
+    uint64_t c_one = (uint64_t)0 - ((FACCT_COMPAT_ONE_DOWN_BITS - (c_bits & abs_mask)) >> 63);
     uint64_t z, w;
-    xc = xc < FACCT_COMPAT_LN2_DOWN ? xc : FACCT_COMPAT_LN2_DOWN;
-    cc = cc < FACCT_COMPAT_ONE_DOWN ? cc : FACCT_COMPAT_ONE_DOWN;
-    z = (uint64_t)(int64_t)(xc * 9223372036854775808.0) << 1;
-    w = (uint64_t)(int64_t)(cc * 9223372036854775808.0) << 1;
+    /* NaN and negative inputs become +0.0 (bits 0); big x becomes LN2_DOWN;
+     * ccs >= 1 becomes 0 here and is handled by c_one. */
+    x_bits = ((x_bits & ~x_big) | (FACCT_COMPAT_LN2_DOWN_BITS & x_big)) & ~x_bad;
+    c_one &= ~c_bad;
+    c_bits &= ~(c_bad | c_one);
+    z = (uint64_t)(int64_t)(facct_compat_native_double(x_bits) * 9223372036854775808.0) << 1;
+    w = (uint64_t)(int64_t)(facct_compat_native_double(c_bits) * 9223372036854775808.0) << 1;
     return facct_compat_expm_p63_sat(z, w, c_one);
 }
 

@@ -23,16 +23,20 @@
  *   explicit_coefficients = false
  *   max_abs_error_log2 = null
  *   table_access = "direct"
+ *   evaluation = "horner"
+ *   form = "direct"
+ *   reoptimize = true
+ *   wide = false
  *
  * Computed:
  *   inputs z = 0x0 .. 0xb17217f7 (Q0.32); 16 segment(s); pre-shift g = 4
- *   scales s_j (j = 0..3) = [32, 36, 41, 46]
- *   signs sigma_j = [1, -1, 1, -1]; steps j = 2..0: - - -
- *   output: U_0 at 2^32 -> 2^31 (shift 1, round to nearest)
+ *   evaluation: horner, form direct; coefficient scales s_j (j = 0..3) = [32, 36, 41, 46]
+ *   output: root word at 2^32 -> 2^31 (shift 1, round to nearest)
+ *   coefficients re-optimized after rounding (evaluation-aware): yes
  *   table: 256 bytes, access direct
  *   real-coefficient minimax error (max over segments): 1.1220e-09
  *   proven |p - f| of the quantized polynomials (max over segments): 1.16812e-9
- *   proven bound of _eval: 3.50897 units of 2^-31
+ *   proven bound of _eval: 3.31883 units of 2^-31
  *   (bounds: gen/bounds.py, docs/error-model.md)
  */
 #ifndef PAPER_M3_H
@@ -48,7 +52,7 @@
 #define PAPER_M3_DEGREE 3
 #define PAPER_M3_WORD_BITS 32
 #define PAPER_M3_TABLE_BYTES 256
-/* Scale of paper_m3_core's result: U_0 = p(v) * 2^32. */
+/* Scale of paper_m3_core's result: U = p(v) * 2^32. */
 #define PAPER_M3_CORE_SCALE 32
 /* Last valid input: z_max = floor(ln 2 * 2^32) for the default domain. */
 #define PAPER_M3_Z_MAX UINT32_C(0xb17217f7)
@@ -58,7 +62,7 @@
  * computed by gen/bounds.py with exact rational and interval arithmetic):
  *   paper_m3_eval:      |eval(z) - f(z / 2^32) * 2^31| <= PAPER_M3_ERR_BOUND_ULP units of 2^-31
  */
-#define PAPER_M3_ERR_BOUND_ULP 3.50897
+#define PAPER_M3_ERR_BOUND_ULP 3.31883
 
 /*
  * paper_m3_core(z): the polynomial of z's segment, evaluated in fixed point.
@@ -70,13 +74,13 @@
  *   one multiply by a small constant and a subtraction.
  * The local variable is T = t << 4, read as v = T / 2^32 in [0, 1).
  *
- * Horner scheme on unsigned words, sign-magnitude: U_j = sigma_j y_j 2^s_j is
- * the magnitude of Horner intermediate y_j at scale 2^s_j; the signs
- * sigma_j are fixed, so each step is a subtraction or an addition of the
- * truncated product mulhi(U_{j+1}, T) = floor(U_{j+1} T / 2^32), aligned by a
- * constant shift.  Ranges next to each step are proven for every input of
- * every segment by exact integer interval arithmetic: no step overflows.
- * Table access: direct (the segment index, which depends on the
+ * Horner's scheme on unsigned words, sign-magnitude: each
+ * word U stands for sigma U 2^-s with a sign sigma and scale s fixed for
+ * every segment, so products are truncated multiply-highs
+ * mulhi(a, b) = floor(a b / 2^32) and sums are additions or subtractions,
+ * aligned by constant shifts.  The ranges next to each step are proven for
+ * every input of every segment by exact integer interval arithmetic: no
+ * step overflows. * Table access: direct (the segment index, which depends on the
  * secret input, selects a table row: not constant-time on CPUs with data
  * caches; use table_access = "ct_scan" there).
  */
@@ -87,14 +91,16 @@ static inline uint32_t paper_m3_core(uint32_t z)
     uint32_t idx = fxp_mulhi32(u, UINT32_C(0xb8aa3b21)) >> 27;
     uint32_t T = (u - idx * UINT32_C(186065280)) << 4;
     const uint32_t *k = paper_m3_coeffs[idx];
-    uint32_t y = k[3];  /* U_3, scale 2^46 */
-    y = k[2] - (fxp_mulhi32(y, T) >> 5);  /* U_2, scale 2^41, in [0x83c09e56, 0xfff366f4] */
-    y = k[1] - (fxp_mulhi32(y, T) >> 5);  /* U_1, scale 2^36, in [0x82cf7d5c, 0xfffff211] */
-    y = k[0] - (fxp_mulhi32(y, T) >> 4);  /* U_0, scale 2^32, in [0x7ffe0596, 0xfffffffb] */
-    return y;
+    uint32_t m3 = fxp_mulhi32(k[3], T);  /* v*y3: -U 2^-46, U in [0x00000000, 0x73c42e21] */
+    uint32_t y2 = k[2] - (m3 >> 5);  /* y2: +U 2^-41, U in [0x83c0b35a, 0xfff366f4] */
+    uint32_t m6 = fxp_mulhi32(y2, T);  /* v*y2: +U 2^-41, U in [0x00000000, 0xaf0dbaad] */
+    uint32_t y1 = k[1] - (m6 >> 5);  /* y1: -U 2^-36, U in [0x82cf84f4, 0xfffff211] */
+    uint32_t m9 = fxp_mulhi32(y1, T);  /* v*y1: -U 2^-36, U in [0x00000000, 0xade21102] */
+    uint32_t y0 = k[0] - (m9 >> 4);  /* y0: +U 2^-32, U in [0x7ffe1c6b, 0xfffffffb] */
+    return y0;
 }
 
-/* paper_m3_eval(z) ~= f(z / 2^32) * 2^31: U_0 rounded to nearest from scale 2^32. */
+/* paper_m3_eval(z) ~= f(z / 2^32) * 2^31: the root word rounded to nearest from scale 2^32. */
 static inline uint32_t paper_m3_eval(uint32_t z)
 {
     return (paper_m3_core(z) + UINT32_C(0x1)) >> 1;

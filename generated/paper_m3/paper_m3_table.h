@@ -23,16 +23,20 @@
  *   explicit_coefficients = false
  *   max_abs_error_log2 = null
  *   table_access = "direct"
+ *   evaluation = "horner"
+ *   form = "direct"
+ *   reoptimize = true
+ *   wide = false
  *
  * Computed:
  *   inputs z = 0x0 .. 0xb17217f7 (Q0.32); 16 segment(s); pre-shift g = 4
- *   scales s_j (j = 0..3) = [32, 36, 41, 46]
- *   signs sigma_j = [1, -1, 1, -1]; steps j = 2..0: - - -
- *   output: U_0 at 2^32 -> 2^31 (shift 1, round to nearest)
+ *   evaluation: horner, form direct; coefficient scales s_j (j = 0..3) = [32, 36, 41, 46]
+ *   output: root word at 2^32 -> 2^31 (shift 1, round to nearest)
+ *   coefficients re-optimized after rounding (evaluation-aware): yes
  *   table: 256 bytes, access direct
  *   real-coefficient minimax error (max over segments): 1.1220e-09
  *   proven |p - f| of the quantized polynomials (max over segments): 1.16812e-9
- *   proven bound of _eval: 3.50897 units of 2^-31
+ *   proven bound of _eval: 3.31883 units of 2^-31
  *   (bounds: gen/bounds.py, docs/error-model.md)
  */
 #ifndef PAPER_M3_TABLE_H
@@ -51,34 +55,34 @@ static const uint32_t paper_m3_coeffs[16][4] = {
     { UINT32_C(0xfffffffb), UINT32_C(0xfffff211), UINT32_C(0xfff366f4), UINT32_C(0xa703f866) },
     /* segment 1: z in [0x0b172180, 0x162e42ff], proven |p - f| <= 1.089e-9 */
     { UINT32_C(0xf5257d10), UINT32_C(0xf5256fbd), UINT32_C(0xf5196cc4), UINT32_C(0x9fef41e7) },
-    /* segment 2: z in [0x162e4300, 0x2145647f], proven |p - f| <= 1.144e-9 */
-    { UINT32_C(0xeac0c6e3), UINT32_C(0xeac0ba20), UINT32_C(0xeab53985), UINT32_C(0x992765cb) },
-    /* segment 3: z in [0x21456480, 0x2c5c85ff], proven |p - f| <= 1.084e-9 */
-    { UINT32_C(0xe0ccdee7), UINT32_C(0xe0ccd2ae), UINT32_C(0xe0c1ceeb), UINT32_C(0x92a921f2) },
+    /* segment 2: z in [0x162e4300, 0x2145647f], proven |p - f| <= 1.151e-9 */
+    { UINT32_C(0xeac0c6e2), UINT32_C(0xeac0ba20), UINT32_C(0xeab53985), UINT32_C(0x992765cb) },
+    /* segment 3: z in [0x21456480, 0x2c5c85ff], proven |p - f| <= 1.123e-9 */
+    { UINT32_C(0xe0ccdee6), UINT32_C(0xe0ccd2ae), UINT32_C(0xe0c1ceeb), UINT32_C(0x92a921f2) },
     /* segment 4: z in [0x2c5c8600, 0x3773a77f], proven |p - f| <= 9.590e-10 */
     { UINT32_C(0xd744fcc5), UINT32_C(0xd744f111), UINT32_C(0xd73a64db), UINT32_C(0x8c715797) },
-    /* segment 5: z in [0x3773a780, 0x428ac8ff], proven |p - f| <= 9.464e-10 */
-    { UINT32_C(0xce248c0f), UINT32_C(0xce2480da), UINT32_C(0xce1a671f), UINT32_C(0x867d09d3) },
-    /* segment 6: z in [0x428ac900, 0x4da1ea7f], proven |p - f| <= 9.236e-10 */
-    { UINT32_C(0xc5672a0b), UINT32_C(0xc5671f50), UINT32_C(0xc55d7335), UINT32_C(0x80c95c30) },
-    /* segment 7: z in [0x4da1ea80, 0x58b90bff], proven |p - f| <= 8.618e-10 */
-    { UINT32_C(0xbd08a399), UINT32_C(0xbd089952), UINT32_C(0xbcff5632), UINT32_C(0x7b539141) },
-    /* segment 8: z in [0x58b90c00, 0x63d02d7f], proven |p - f| <= 8.683e-10 */
-    { UINT32_C(0xb504f32e), UINT32_C(0xb504e957), UINT32_C(0xb4fc0abd), UINT32_C(0x76190959) },
-    /* segment 9: z in [0x63d02d80, 0x6ee74eff], proven |p - f| <= 7.870e-10 */
-    { UINT32_C(0xad583ee4), UINT32_C(0xad583578), UINT32_C(0xad4fb722), UINT32_C(0x71174144) },
-    /* segment 10: z in [0x6ee74f00, 0x79fe707f], proven |p - f| <= 7.864e-10 */
-    { UINT32_C(0xa5fed6a3), UINT32_C(0xa5fecd9d), UINT32_C(0xa5f6ab77), UINT32_C(0x6c4bd114) },
-    /* segment 11: z in [0x79fe7080, 0x851591ff], proven |p - f| <= 7.166e-10 */
-    { UINT32_C(0x9ef5325a), UINT32_C(0x9ef529b6), UINT32_C(0x9eed5fd7), UINT32_C(0x67b46af7) },
+    /* segment 5: z in [0x3773a780, 0x428ac8ff], proven |p - f| <= 9.321e-10 */
+    { UINT32_C(0xce248c10), UINT32_C(0xce248173), UINT32_C(0xce1a9e71), UINT32_C(0x8682c1a5) },
+    /* segment 6: z in [0x428ac900, 0x4da1ea7f], proven |p - f| <= 8.926e-10 */
+    { UINT32_C(0xc5672a0c), UINT32_C(0xc5671fdc), UINT32_C(0xc55da5fa), UINT32_C(0x80ce9b7f) },
+    /* segment 7: z in [0x4da1ea80, 0x58b90bff], proven |p - f| <= 8.589e-10 */
+    { UINT32_C(0xbd08a39a), UINT32_C(0xbd0899f3), UINT32_C(0xbcff9076), UINT32_C(0x7b5997ab) },
+    /* segment 8: z in [0x58b90c00, 0x63d02d7f], proven |p - f| <= 8.075e-10 */
+    { UINT32_C(0xb504f32e), UINT32_C(0xb504e993), UINT32_C(0xb4fc207d), UINT32_C(0x761b480b) },
+    /* segment 9: z in [0x63d02d80, 0x6ee74eff], proven |p - f| <= 7.684e-10 */
+    { UINT32_C(0xad583ee4), UINT32_C(0xad58358e), UINT32_C(0xad4fbf12), UINT32_C(0x711812c6) },
+    /* segment 10: z in [0x6ee74f00, 0x79fe707f], proven |p - f| <= 7.551e-10 */
+    { UINT32_C(0xa5fed6a4), UINT32_C(0xa5fece29), UINT32_C(0xa5f6de41), UINT32_C(0x6c511186) },
+    /* segment 11: z in [0x79fe7080, 0x851591ff], proven |p - f| <= 7.164e-10 */
+    { UINT32_C(0x9ef5325a), UINT32_C(0x9ef529a6), UINT32_C(0x9eed5a39), UINT32_C(0x67b3d6c9) },
     /* segment 12: z in [0x85159200, 0x902cb37f], proven |p - f| <= 6.794e-10 */
     { UINT32_C(0x9837f04b), UINT32_C(0x9837e805), UINT32_C(0x983072ae), UINT32_C(0x634eda1d) },
-    /* segment 13: z in [0x902cb380, 0x9b43d4ff], proven |p - f| <= 6.752e-10 */
-    { UINT32_C(0x91c3d36d), UINT32_C(0x91c3cb81), UINT32_C(0x91bca71d), UINT32_C(0x5f1901a9) },
-    /* segment 14: z in [0x9b43d500, 0xa65af67f], proven |p - f| <= 7.028e-10 */
-    { UINT32_C(0x8b95c1dd), UINT32_C(0x8b95ba47), UINT32_C(0x8b8ee368), UINT32_C(0x5b10dbab) },
-    /* segment 15: z in [0xa65af680, 0xb17217f7], proven |p - f| <= 6.505e-10 */
-    { UINT32_C(0x85aac361), UINT32_C(0x85aabc1d), UINT32_C(0x85a42f79), UINT32_C(0x5734782a) },
+    /* segment 13: z in [0x902cb380, 0x9b43d4ff], proven |p - f| <= 6.715e-10 */
+    { UINT32_C(0x91c3d36d), UINT32_C(0x91c3cb67), UINT32_C(0x91bc9dd5), UINT32_C(0x5f180cdc) },
+    /* segment 14: z in [0x9b43d500, 0xa65af67f], proven |p - f| <= 6.342e-10 */
+    { UINT32_C(0x8b95c1de), UINT32_C(0x8b95baba), UINT32_C(0x8b8f0d22), UINT32_C(0x5b152c28) },
+    /* segment 15: z in [0xa65af680, 0xb17217f7], proven |p - f| <= 6.128e-10 */
+    { UINT32_C(0x85aac362), UINT32_C(0x85aabca5), UINT32_C(0x85a460c6), UINT32_C(0x57399200) },
 };
 
 #endif /* PAPER_M3_TABLE_H */

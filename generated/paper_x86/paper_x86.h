@@ -23,17 +23,21 @@
  *   explicit_coefficients = false
  *   max_abs_error_log2 = null
  *   table_access = "direct"
+ *   evaluation = "horner"
+ *   form = "direct"
+ *   reoptimize = true
+ *   wide = false
  *
  * Computed:
  *   inputs z = 0x0 .. 0xb17217f7d1cf79ab (Q0.64); 32 segment(s); pre-shift g = 5
- *   scales s_j (j = 0..6) = [63, 69, 75, 81, 88, 95, 103]
- *   signs sigma_j = [1, -1, 1, -1, 1, -1, 1]; steps j = 5..0: - - - - - -
- *   output: U_0 at 2^63 -> 2^62 (shift 1, round to nearest)
+ *   evaluation: horner, form direct; coefficient scales s_j (j = 0..6) = [63, 69, 75, 81, 88, 95, 103]
+ *   output: root word at 2^63 -> 2^62 (shift 1, round to nearest)
+ *   coefficients re-optimized after rounding (evaluation-aware): yes
  *   table: 1792 bytes, access direct
  *   real-coefficient minimax error (max over segments): 5.3605e-20
- *   proven |p - f| of the quantized polynomials (max over segments): 1.07760e-19
- *   proven bound of _eval: 1.49702 units of 2^-62
- *   proven bound of _expm_p63: 2.00474 units of 2^-63
+ *   proven |p - f| of the quantized polynomials (max over segments): 6.17261e-20
+ *   proven bound of _eval: 1.28472 units of 2^-62
+ *   proven bound of _expm_p63: 1.58012 units of 2^-63
  *   (bounds: gen/bounds.py, docs/error-model.md)
  */
 #ifndef PAPER_X86_H
@@ -49,7 +53,7 @@
 #define PAPER_X86_DEGREE 6
 #define PAPER_X86_WORD_BITS 64
 #define PAPER_X86_TABLE_BYTES 1792
-/* Scale of paper_x86_core's result: U_0 = p(v) * 2^63. */
+/* Scale of paper_x86_core's result: U = p(v) * 2^63. */
 #define PAPER_X86_CORE_SCALE 63
 /* Last valid input: z_max = floor(ln 2 * 2^64) for the default domain. */
 #define PAPER_X86_Z_MAX UINT64_C(0xb17217f7d1cf79ab)
@@ -60,8 +64,8 @@
  *   paper_x86_eval:      |eval(z) - f(z / 2^64) * 2^62| <= PAPER_X86_ERR_BOUND_ULP units of 2^-62
  *   paper_x86_expm_p63:  |expm(z, w) - (w / 2^64) f(z / 2^64) 2^63| <= PAPER_X86_EXPM_P63_ERR_BOUND units of 2^-63
  */
-#define PAPER_X86_ERR_BOUND_ULP 1.49702
-#define PAPER_X86_EXPM_P63_ERR_BOUND 2.00474
+#define PAPER_X86_ERR_BOUND_ULP 1.28472
+#define PAPER_X86_EXPM_P63_ERR_BOUND 1.58012
 
 /*
  * paper_x86_core(z): the polynomial of z's segment, evaluated in fixed point.
@@ -73,13 +77,13 @@
  *   one multiply by a small constant and a subtraction.
  * The local variable is T = t << 5, read as v = T / 2^64 in [0, 1).
  *
- * Horner scheme on unsigned words, sign-magnitude: U_j = sigma_j y_j 2^s_j is
- * the magnitude of Horner intermediate y_j at scale 2^s_j; the signs
- * sigma_j are fixed, so each step is a subtraction or an addition of the
- * truncated product mulhi(U_{j+1}, T) = floor(U_{j+1} T / 2^64), aligned by a
- * constant shift.  Ranges next to each step are proven for every input of
- * every segment by exact integer interval arithmetic: no step overflows.
- * Table access: direct (the segment index, which depends on the
+ * Horner's scheme on unsigned words, sign-magnitude: each
+ * word U stands for sigma U 2^-s with a sign sigma and scale s fixed for
+ * every segment, so products are truncated multiply-highs
+ * mulhi(a, b) = floor(a b / 2^64) and sums are additions or subtractions,
+ * aligned by constant shifts.  The ranges next to each step are proven for
+ * every input of every segment by exact integer interval arithmetic: no
+ * step overflows. * Table access: direct (the segment index, which depends on the
  * secret input, selects a table row: not constant-time on CPUs with data
  * caches; use table_access = "ct_scan" there).
  */
@@ -90,23 +94,28 @@ static inline uint64_t paper_x86_core(uint64_t z)
     uint64_t idx = fxp_mulhi64(u, UINT64_C(0xb8aa3b295c17f0a7)) >> 58;
     uint64_t T = (u - idx * UINT64_C(399572145162582990)) << 5;
     const uint64_t *k = paper_x86_coeffs[idx];
-    uint64_t y = k[6];  /* U_6, scale 2^103 */
-    y = k[5] - (fxp_mulhi64(y, T) >> 8);  /* U_5, scale 2^95, in [0x4582371f4ed7f4cb, 0x8886ab3caa0b2105] */
-    y = k[4] - (fxp_mulhi64(y, T) >> 7);  /* U_4, scale 2^88, in [0x56d34c9e4c7f304a, 0xaaaaa8e7fe3c972f] */
-    y = k[3] - (fxp_mulhi64(y, T) >> 7);  /* U_3, scale 2^81, in [0x56bb491aa293a1cf, 0xaaaaaaa9d024cc55] */
-    y = k[2] - (fxp_mulhi64(y, T) >> 6);  /* U_2, scale 2^75, in [0x81dcf91197a7d3fe, 0xffffffffff9b1214] */
-    y = k[1] - (fxp_mulhi64(y, T) >> 6);  /* U_1, scale 2^69, in [0x81654e0fe2079c41, 0xffffffffffffee84] */
-    y = k[0] - (fxp_mulhi64(y, T) >> 6);  /* U_0, scale 2^63, in [0x3fffc19ab9ea0dcf, 0x8000000000000000] */
-    return y;
+    uint64_t m3 = fxp_mulhi64(k[6], T);  /* v*y6: +U 2^-103, U in [0x0000000000000000, 0x7cd794404bf206cd] */
+    uint64_t y5 = k[5] - (m3 >> 8);  /* y5: -U 2^-95, U in [0x45824e443b30d589, 0x8886b972600f3a1e] */
+    uint64_t m6 = fxp_mulhi64(y5, T);  /* v*y5: -U 2^-95, U in [0x0000000000000000, 0x5e50a06d061d5478] */
+    uint64_t y4 = k[4] - (m6 >> 7);  /* y4: +U 2^-88, U in [0x56d34cf5b1227e69, 0xaaaaa9006f581c10] */
+    uint64_t m9 = fxp_mulhi64(y4, T);  /* v*y4: +U 2^-88, U in [0x0000000000000000, 0x75d123a796eafa3b] */
+    uint64_t y3 = k[3] - (m9 >> 7);  /* y3: -U 2^-81, U in [0x56bb497b06b0f5e7, 0xaaaaaaa9e441d0cf] */
+    uint64_t m12 = fxp_mulhi64(y3, T);  /* v*y3: -U 2^-81, U in [0x0000000000000000, 0x75b285698dcd7a76] */
+    uint64_t y2 = k[2] - (m12 >> 6);  /* y2: +U 2^-75, U in [0x81dcfa0253b1d07a, 0xffffffffffab102b] */
+    uint64_t m15 = fxp_mulhi64(y2, T);  /* v*y2: +U 2^-75, U in [0x0000000000000000, 0xb03f57c4f410b20d] */
+    uint64_t y1 = k[1] - (m15 >> 6);  /* y1: -U 2^-69, U in [0x81654ff0d5e89211, 0xfffffffffffff3e4] */
+    uint64_t m18 = fxp_mulhi64(y1, T);  /* v*y1: -U 2^-69, U in [0x0000000000000000, 0xafa6cbb6cf1fa376] */
+    uint64_t y0 = k[0] - (m18 >> 6);  /* y0: +U 2^-63, U in [0x3fffc46addfc566d, 0x8000000000000000] */
+    return y0;
 }
 
-/* paper_x86_eval(z) ~= f(z / 2^64) * 2^62: U_0 rounded to nearest from scale 2^63. */
+/* paper_x86_eval(z) ~= f(z / 2^64) * 2^62: the root word rounded to nearest from scale 2^63. */
 static inline uint64_t paper_x86_eval(uint64_t z)
 {
     return (paper_x86_core(z) + UINT64_C(0x1)) >> 1;
 }
 
-/* ccs * U_0, moved from scale 2^63 to 2^63: w is Q0.64 (ccs = w / 2^64). */
+/* ccs * U_0, moved from scale 2^63 to 2^63 (truncated): w is Q0.64 (ccs = w / 2^64). */
 static inline uint64_t paper_x86_expm_p63_core(uint64_t u, uint64_t w)
 {
     return fxp_mulhi64(w, u);

@@ -23,17 +23,21 @@
  *   explicit_coefficients = false
  *   max_abs_error_log2 = null
  *   table_access = "direct"
+ *   evaluation = "horner"
+ *   form = "direct"
+ *   reoptimize = true
+ *   wide = false
  *
  * Computed:
  *   inputs z = 0x0 .. 0xb17217f7d1cf79ab (Q0.64); 32 segment(s); pre-shift g = 5
- *   scales s_j (j = 0..6) = [63, 69, 75, 81, 88, 95, 103]
- *   signs sigma_j = [1, -1, 1, -1, 1, -1, 1]; steps j = 5..0: - - - - - -
- *   output: U_0 at 2^63 -> 2^62 (shift 1, round to nearest)
+ *   evaluation: horner, form direct; coefficient scales s_j (j = 0..6) = [63, 69, 75, 81, 88, 95, 103]
+ *   output: root word at 2^63 -> 2^62 (shift 1, round to nearest)
+ *   coefficients re-optimized after rounding (evaluation-aware): yes
  *   table: 1792 bytes, access direct
  *   real-coefficient minimax error (max over segments): 5.3605e-20
- *   proven |p - f| of the quantized polynomials (max over segments): 1.07760e-19
- *   proven bound of _eval: 1.49702 units of 2^-62
- *   proven bound of _expm_p63: 2.00474 units of 2^-63
+ *   proven |p - f| of the quantized polynomials (max over segments): 6.17261e-20
+ *   proven bound of _eval: 1.28472 units of 2^-62
+ *   proven bound of _expm_p63: 1.58012 units of 2^-63
  *   (bounds: gen/bounds.py, docs/error-model.md)
  */
 #ifndef PAPER_X86_TABLE_H
@@ -48,70 +52,70 @@
  * are listed in paper_x86.h.  1792 bytes.
  */
 static const uint64_t paper_x86_coeffs[32][7] = {
-    /* segment 0: z in [0x0000000000000000, 0x058b90bfbe8e7bcd], proven |p - f| <= 1.078e-19 */
-    { UINT64_C(0x8000000000000000), UINT64_C(0xffffffffffffee84), UINT64_C(0xffffffffff9b1214), UINT64_C(0xaaaaaaa9d024cc55), UINT64_C(0xaaaaa8e7fe3c972f), UINT64_C(0x8886ab3caa0b2105), UINT64_C(0xb4159586193b3a62) },
-    /* segment 1: z in [0x058b90bfbe8e7bce, 0x0b17217f7d1cf79b], proven |p - f| <= 1.013e-19 */
-    { UINT64_C(0x7d41d96db915019c), UINT64_C(0xfa83b2db7229f21e), UINT64_C(0xfa83b2db71c73ef5), UINT64_C(0xa702773c20ef8685), UINT64_C(0xa7027583f28a133f), UINT64_C(0x8599bf858940ed23), UINT64_C(0xb039b8e1d90011fb) },
-    /* segment 2: z in [0x0b17217f7d1cf79c, 0x10a2b23f3bab7369], proven |p - f| <= 6.903e-20 */
-    { UINT64_C(0x7a92be8a92436615), UINT64_C(0xf5257d152486bb6d), UINT64_C(0xf5257d15242625b1), UINT64_C(0xa36e53629c6d14e1), UINT64_C(0xa36e51b3dcaabacf), UINT64_C(0x82bce00cd6a4b8ab), UINT64_C(0xac7307355c00eeb4) },
-    /* segment 3: z in [0x10a2b23f3bab736a, 0x162e42fefa39ef37], proven |p - f| <= 8.179e-20 */
-    { UINT64_C(0x77f25ccdee6d7ae4), UINT64_C(0xefe4b99bdcdae568), UINT64_C(0xefe4b99bdc7c617d), UINT64_C(0x9fedd111c6766ba0), UINT64_C(0x9fedcf6c41998ca3), UINT64_C(0x7fefb4ca95d8db44), UINT64_C(0xa8c10c629a78c875) },
-    /* segment 4: z in [0x162e42fefa39ef38, 0x1bb9d3beb8c86b05], proven |p - f| <= 7.189e-20 */
-    { UINT64_C(0x75606373ee921c96), UINT64_C(0xeac0c6e7dd242924), UINT64_C(0xeac0c6e7dcc7abb2), UINT64_C(0x9c808499cb0a9009), UINT64_C(0x9c8082fd4e716189), UINT64_C(0x7d31e799b0d2b70a), UINT64_C(0xa52356c88452d0a4) },
-    /* segment 5: z in [0x1bb9d3beb8c86b06, 0x2145647e7756e6d3], proven |p - f| <= 6.965e-20 */
-    { UINT64_C(0x72dc8373be41a452), UINT64_C(0xe5b906e77c8338f5), UINT64_C(0xe5b906e77c28b6df), UINT64_C(0x992604998eea7fe9), UINT64_C(0x99260305e908f5e5), UINT64_C(0x7a83242d9ee204e7), UINT64_C(0xa19977355b0c1632) },
-    /* segment 6: z in [0x2145647e7756e6d4, 0x26d0f53e35e562a1], proven |p - f| <= 9.243e-20 */
-    { UINT64_C(0x70666f76154a7086), UINT64_C(0xe0ccdeec2a94d1b4), UINT64_C(0xe0ccdeec2a3c401a), UINT64_C(0x95dde9f20729e7dd), UINT64_C(0x95dde8670783c151), UINT64_C(0x77e31808447b331d), UINT64_C(0x9e2300d95674551c) },
-    /* segment 7: z in [0x26d0f53e35e562a2, 0x2c5c85fdf473de6f], proven |p - f| <= 7.861e-20 */
-    { UINT64_C(0x6dfddbcbed791ba8), UINT64_C(0xdbfbb797daf2284c), UINT64_C(0xdbfbb797da9b7c8b), UINT64_C(0x92a7cfb9d62f6c60), UINT64_C(0x92a7ce374d52605b), UINT64_C(0x755172700a8d771f), UINT64_C(0x9abf893992b33acc) },
-    /* segment 8: z in [0x2c5c85fdf473de70, 0x31e816bdb3025a3d], proven |p - f| <= 9.142e-20 */
-    { UINT64_C(0x6ba27e656b4eb578), UINT64_C(0xd744fccad69d5c3d), UINT64_C(0xd744fccad6488bec), UINT64_C(0x8f8353312ca7a0e4), UINT64_C(0x8f8351b6ec25ab89), UINT64_C(0x72cde4662c33dfb4), UINT64_C(0x976ea823460035df) },
-    /* segment 9: z in [0x31e816bdb3025a3e, 0x3773a77d7190d60b], proven |p - f| <= 7.601e-20 */
-    { UINT64_C(0x69540ec8f895722a), UINT64_C(0xd2a81d91f12ad5f3), UINT64_C(0xd2a81d91f0d7d6e2), UINT64_C(0x8c7013b5ecf5f16a), UINT64_C(0x8c701243c75fc036), UINT64_C(0x7058209d39973c15), UINT64_C(0x942ff79f3c838480) },
-    /* segment 10: z in [0x3773a77d7190d60c, 0x3cff383d301f51d9], proven |p - f| <= 4.337e-20 */
-    { UINT64_C(0x6712460a8fc2406f), UINT64_C(0xce248c151f8472cb), UINT64_C(0xce248c151f333b02), UINT64_C(0x896db2b80fb6bff0), UINT64_C(0x896db14dd8963c9b), UINT64_C(0x6defdb6fcedd1001), UINT64_C(0x910313e598dfa1ff) },
+    /* segment 0: z in [0x0000000000000000, 0x058b90bfbe8e7bcd], proven |p - f| <= 5.915e-20 */
+    { UINT64_C(0x8000000000000000), UINT64_C(0xfffffffffffff3e4), UINT64_C(0xffffffffffab102b), UINT64_C(0xaaaaaaa9e441d0cf), UINT64_C(0xaaaaa9006f581c10), UINT64_C(0x8886b972600f3a1e), UINT64_C(0xb41bed2107c632f4) },
+    /* segment 1: z in [0x058b90bfbe8e7bce, 0x0b17217f7d1cf79b], proven |p - f| <= 5.826e-20 */
+    { UINT64_C(0x7d41d96db915019d), UINT64_C(0xfa83b2db7229f82e), UINT64_C(0xfa83b2db71d96052), UINT64_C(0xa702773c37cd60f0), UINT64_C(0xa702759fc8dd5232), UINT64_C(0x8599cfb9ade80429), UINT64_C(0xb040f5f87b8cd7c2) },
+    /* segment 2: z in [0x0b17217f7d1cf79c, 0x10a2b23f3bab7369], proven |p - f| <= 6.173e-20 */
+    { UINT64_C(0x7a92be8a92436616), UINT64_C(0xf5257d152486c563), UINT64_C(0xf5257d152444d5c7), UINT64_C(0xa36e5362c3c15234), UINT64_C(0xa36e51e4390c1a61), UINT64_C(0x82bcfc65237eb46f), UINT64_C(0xac7fc126a1b1050d) },
+    /* segment 3: z in [0x10a2b23f3bab736a, 0x162e42fefa39ef37], proven |p - f| <= 5.856e-20 */
+    { UINT64_C(0x77f25ccdee6d7ae5), UINT64_C(0xefe4b99bdcdaeda1), UINT64_C(0xefe4b99bdc956a4f), UINT64_C(0x9fedd111e6569d32), UINT64_C(0x9fedcf934b0a3d03), UINT64_C(0x7fefcb9b8cfcb155), UINT64_C(0xa8cb458908664ac2) },
+    /* segment 4: z in [0x162e42fefa39ef38, 0x1bb9d3beb8c86b05], proven |p - f| <= 5.119e-20 */
+    { UINT64_C(0x75606373ee921c96), UINT64_C(0xeac0c6e7dd242b47), UINT64_C(0xeac0c6e7dccde875), UINT64_C(0x9c808499d2cf0ba6), UINT64_C(0x9c808306afd3c153), UINT64_C(0x7d31ed07caee0c72), UINT64_C(0xa525c1451d530fb3) },
+    /* segment 5: z in [0x1bb9d3beb8c86b06, 0x2145647e7756e6d3], proven |p - f| <= 5.876e-20 */
+    { UINT64_C(0x72dc8373be41a453), UINT64_C(0xe5b906e77c83428e), UINT64_C(0xe5b906e77c46595d), UINT64_C(0x99260499b4f12157), UINT64_C(0x99260334b45401c9), UINT64_C(0x7a833f9e829c18ab), UINT64_C(0xa1a5ca74668ae90d) },
+    /* segment 6: z in [0x2145647e7756e6d4, 0x26d0f53e35e562a1], proven |p - f| <= 5.357e-20 */
+    { UINT64_C(0x70666f76154a7087), UINT64_C(0xe0ccdeec2a94d84c), UINT64_C(0xe0ccdeec2a5025dc), UINT64_C(0x95dde9f22060c1e7), UINT64_C(0x95dde885d0d9e936), UINT64_C(0x77e329fd471a8588), UINT64_C(0x9e2b09872b9d23fe) },
+    /* segment 7: z in [0x26d0f53e35e562a2, 0x2c5c85fdf473de6f], proven |p - f| <= 5.488e-20 */
+    { UINT64_C(0x6dfddbcbed791ba9), UINT64_C(0xdbfbb797daf2308a), UINT64_C(0xdbfbb797dab4bcb7), UINT64_C(0x92a7cfb9f670abe5), UINT64_C(0x92a7ce5ee209d7ea), UINT64_C(0x7551899a9de66467), UINT64_C(0x9ac9ed36a260eabe) },
+    /* segment 8: z in [0x2c5c85fdf473de70, 0x31e816bdb3025a3d], proven |p - f| <= 4.970e-20 */
+    { UINT64_C(0x6ba27e656b4eb578), UINT64_C(0xd744fccad69d60e6), UINT64_C(0xd744fccad6566ddd), UINT64_C(0x8f8353313e1fe13a), UINT64_C(0x8f8351cc28cf2fa0), UINT64_C(0x72cdf0bfafa3ce40), UINT64_C(0x97742b75e5bf8336) },
+    /* segment 9: z in [0x31e816bdb3025a3e, 0x3773a77d7190d60b], proven |p - f| <= 5.297e-20 */
+    { UINT64_C(0x69540ec8f895722b), UINT64_C(0xd2a81d91f12ade5f), UINT64_C(0xd2a81d91f0f1c2f1), UINT64_C(0x8c7013b60e28db26), UINT64_C(0x8c70126c959f424b), UINT64_C(0x7058388621ccff72), UINT64_C(0x943ab336b526a055) },
+    /* segment 10: z in [0x3773a77d7190d60c, 0x3cff383d301f51d9], proven |p - f| <= 4.338e-20 */
+    { UINT64_C(0x6712460a8fc2406f), UINT64_C(0xce248c151f8472cb), UINT64_C(0xce248c151f333b02), UINT64_C(0x896db2b80fb6bff0), UINT64_C(0x896db14dd8963c9b), UINT64_C(0x6defdb6fcedd1001), UINT64_C(0x910313e598dfa1fe) },
     /* segment 11: z in [0x3cff383d301f51da, 0x428ac8fceeadcda7], proven |p - f| <= 5.577e-20 */
-    { UINT64_C(0x64dcdec3371793ce), UINT64_C(0xc9b9bd866e2f19d6), UINT64_C(0xc9b9bd866ddf9f94), UINT64_C(0x867bd3ae47edc7a8), UINT64_C(0x867bd24bd3c0c0f0), UINT64_C(0x6b94cad77e060db1), UINT64_C(0x8de79b51d7ea738a) },
-    /* segment 12: z in [0x428ac8fceeadcda8, 0x481659bcad3c4975], proven |p - f| <= 7.581e-20 */
-    { UINT64_C(0x62b39508aa836d6b), UINT64_C(0xc5672a115506cd5c), UINT64_C(0xc5672a1154b90715), UINT64_C(0x839a1c0ae5837e08), UINT64_C(0x839a1ab009b66dcf), UINT64_C(0x6946a663eaa4ac89), UINT64_C(0x8add2e571625a5e6) },
-    /* segment 13: z in [0x481659bcad3c4976, 0x4da1ea7c6bcac543], proven |p - f| <= 6.536e-20 */
-    { UINT64_C(0x6096266533384a28), UINT64_C(0xc12c4cca6670871f), UINT64_C(0xc12c4cca66246b7a), UINT64_C(0x80c83330f4bba5b3), UINT64_C(0x80c831dd87a493c3), UINT64_C(0x67052732165a7065), UINT64_C(0x87e36f74958d93d9) },
-    /* segment 14: z in [0x4da1ea7c6bcac544, 0x532d7b3c2a594111], proven |p - f| <= 7.258e-20 */
-    { UINT64_C(0x5e8451cfac061b5c), UINT64_C(0xbd08a39f580c29cf), UINT64_C(0xbd08a39f57c1afa9), UINT64_C(0x7e05c26999569a26), UINT64_C(0x7e05c11d72301b04), UINT64_C(0x64d007e3dd105108), UINT64_C(0x84fa032a825dc736) },
-    /* segment 15: z in [0x532d7b3c2a594112, 0x58b90bfbe8e7bcdf], proven |p - f| <= 6.362e-20 */
-    { UINT64_C(0x5c7dd7a3b17dcf71), UINT64_C(0xb8fbaf4762fb9240), UINT64_C(0xb8fbaf4762b2b0a6), UINT64_C(0x7b5274d9a41605ea), UINT64_C(0x7b5273949afa551d), UINT64_C(0x62a704979fe46d08), UINT64_C(0x82208feef571b6a5) },
-    /* segment 16: z in [0x58b90bfbe8e7bce0, 0x5e449cbba77638ad], proven |p - f| <= 6.580e-20 */
-    { UINT64_C(0x5a827999fcef323e), UINT64_C(0xb504f333f9de5821), UINT64_C(0xb504f333f9970652), UINT64_C(0x78adf7776164b870), UINT64_C(0x78adf6394f48eda8), UINT64_C(0x6089dae01dcccff1), UINT64_C(0x7f56be2332efc8b6) },
-    /* segment 17: z in [0x5e449cbba77638ae, 0x63d02d7b6604b47b], proven |p - f| <= 6.901e-20 */
-    { UINT64_C(0x5891fac0e95612c4), UINT64_C(0xb123f581d2ac196f), UINT64_C(0xb123f581d2664edb), UINT64_C(0x7617f9009fe82dc3), UINT64_C(0x7617f7c95e978c44), UINT64_C(0x5e7849bc78f4909f), UINT64_C(0x7c9c380923f3e2be) },
-    /* segment 18: z in [0x63d02d7b6604b47c, 0x695bbe3b24933049], proven |p - f| <= 4.078e-20 */
-    { UINT64_C(0x56ac1f752150a55f), UINT64_C(0xad583eea42a13ee8), UINT64_C(0xad583eea425cf32c), UINT64_C(0x739029f0edc91186), UINT64_C(0x739028c057e07154), UINT64_C(0x5c72119067ddec7a), UINT64_C(0x79f0a9b909f5e034) },
-    /* segment 19: z in [0x695bbe3b2493304a, 0x6ee74efae321ac17], proven |p - f| <= 5.061e-20 */
-    { UINT64_C(0x54d0ad5a753e0778), UINT64_C(0xa9a15ab4ea7c035b), UINT64_C(0xa9a15ab4ea392e42), UINT64_C(0x71163c780b86993b), UINT64_C(0x71163b4dfc6fe96c), UINT64_C(0x5a76f41c915945f3), UINT64_C(0x7753c1176aaf3e96) },
-    /* segment 20: z in [0x6ee74efae321ac18, 0x7472dfbaa1b027e5], proven |p - f| <= 7.378e-20 */
-    { UINT64_C(0x52ff6b54d8a89c71), UINT64_C(0xa5fed6a9b1512d8c), UINT64_C(0xa5fed6a9b10fc710), UINT64_C(0x6ea9e470932f003a), UINT64_C(0x6ea9e34ce71ce1f0), UINT64_C(0x5886b477126611db), UINT64_C(0x74c52dcb334a133d) },
-    /* segment 21: z in [0x7472dfbaa1b027e6, 0x79fe707a603ea3b3], proven |p - f| <= 5.808e-20 */
-    { UINT64_C(0x513821818624b408), UINT64_C(0xa27043030c495cf8), UINT64_C(0xa27043030c095d3e), UINT64_C(0x6c4ad756d2ddbae9), UINT64_C(0x6c4ad63966c73465), UINT64_C(0x56a117042d17c7e7), UINT64_C(0x7244a13411aa0466) },
+    { UINT64_C(0x64dcdec3371793ce), UINT64_C(0xc9b9bd866e2f19d6), UINT64_C(0xc9b9bd866ddf9f94), UINT64_C(0x867bd3ae47edc7a8), UINT64_C(0x867bd24bd3c0c0f0), UINT64_C(0x6b94cad77e060db1), UINT64_C(0x8de79b51d7ea7389) },
+    /* segment 12: z in [0x428ac8fceeadcda8, 0x481659bcad3c4975], proven |p - f| <= 5.015e-20 */
+    { UINT64_C(0x62b39508aa836d6c), UINT64_C(0xc5672a115506d581), UINT64_C(0xc5672a1154d227e1), UINT64_C(0x839a1c0b05bd3bb7), UINT64_C(0x839a1ad7ae40c4e4), UINT64_C(0x6946bda1d2c3b136), UINT64_C(0x8ae79e4c7d835d90) },
+    /* segment 13: z in [0x481659bcad3c4976, 0x4da1ea7c6bcac543], proven |p - f| <= 4.284e-20 */
+    { UINT64_C(0x6096266533384a28), UINT64_C(0xc12c4cca66708986), UINT64_C(0xc12c4cca662b79a8), UINT64_C(0x80c83330fd8af2c8), UINT64_C(0x80c831e82fdef0c4), UINT64_C(0x67052d5f3dd73a0b), UINT64_C(0x87e62f8c8fa0ac94) },
+    /* segment 14: z in [0x4da1ea7c6bcac544, 0x532d7b3c2a594111], proven |p - f| <= 4.293e-20 */
+    { UINT64_C(0x5e8451cfac061b5c), UINT64_C(0xbd08a39f580c2d07), UINT64_C(0xbd08a39f57cb342f), UINT64_C(0x7e05c269a5448cc6), UINT64_C(0x7e05c12be96796c7), UINT64_C(0x64d01049a164792c), UINT64_C(0x84fdc1a014795aa4) },
+    /* segment 15: z in [0x532d7b3c2a594112, 0x58b90bfbe8e7bcdf], proven |p - f| <= 4.140e-20 */
+    { UINT64_C(0x5c7dd7a3b17dcf71), UINT64_C(0xb8fbaf4762fb94a4), UINT64_C(0xb8fbaf4762b9b4b5), UINT64_C(0x7b5274d9acd989ee), UINT64_C(0x7b52739f359a7a73), UINT64_C(0x62a70abd284a4eb2), UINT64_C(0x82234cb7f8be282f) },
+    /* segment 16: z in [0x58b90bfbe8e7bce0, 0x5e449cbba77638ad], proven |p - f| <= 4.887e-20 */
+    { UINT64_C(0x5a827999fcef323f), UINT64_C(0xb504f333f9de61b7), UINT64_C(0xb504f333f9b55fef), UINT64_C(0x78adf77788d8252e), UINT64_C(0x78adf66a3fcf561a), UINT64_C(0x6089f7bb9ab6cdb9), UINT64_C(0x7f63c19139973d9a) },
+    /* segment 17: z in [0x5e449cbba77638ae, 0x63d02d7b6604b47b], proven |p - f| <= 4.030e-20 */
+    { UINT64_C(0x5891fac0e95612c4), UINT64_C(0xb123f581d2ac1c91), UINT64_C(0xb123f581d26f92ef), UINT64_C(0x7617f900ab86f8d3), UINT64_C(0x7617f7d777112b4f), UINT64_C(0x5e7851ebbcd65717), UINT64_C(0x7c9fde5ba14e4196) },
+    /* segment 18: z in [0x63d02d7b6604b47c, 0x695bbe3b24933049], proven |p - f| <= 3.679e-20 */
+    { UINT64_C(0x56ac1f752150a55f), UINT64_C(0xad583eea42a13f51), UINT64_C(0xad583eea425e2342), UINT64_C(0x739029f0ef41ccca), UINT64_C(0x739028c21d57bf86), UINT64_C(0x5c7212964f6ec4b6), UINT64_C(0x79f11e0e5629156e) },
+    /* segment 19: z in [0x695bbe3b2493304a, 0x6ee74efae321ac17], proven |p - f| <= 3.698e-20 */
+    { UINT64_C(0x54d0ad5a753e0778), UINT64_C(0xa9a15ab4ea7c04cd), UINT64_C(0xa9a15ab4ea3d66a1), UINT64_C(0x71163c7810c7670b), UINT64_C(0x71163b5454056f2d), UINT64_C(0x5a76f7c83c2a82c7), UINT64_C(0x7755631c0949e0bd) },
+    /* segment 20: z in [0x6ee74efae321ac18, 0x7472dfbaa1b027e5], proven |p - f| <= 3.872e-20 */
+    { UINT64_C(0x52ff6b54d8a89c71), UINT64_C(0xa5fed6a9b1513181), UINT64_C(0xa5fed6a9b11b9bfb), UINT64_C(0x6ea9e470a219fa3f), UINT64_C(0x6ea9e35f0f4f586a), UINT64_C(0x5886bf085bb1eb4e), UINT64_C(0x74c9e632a93d2878) },
+    /* segment 21: z in [0x7472dfbaa1b027e6, 0x79fe707a603ea3b3], proven |p - f| <= 3.609e-20 */
+    { UINT64_C(0x513821818624b408), UINT64_C(0xa27043030c495f48), UINT64_C(0xa27043030c102b37), UINT64_C(0x6c4ad756db600a1b), UINT64_C(0x6c4ad643b44eb387), UINT64_C(0x56a11cfdbde2550b), UINT64_C(0x72474aa4927a792c) },
     /* segment 22: z in [0x79fe707a603ea3b4, 0x7f8a013a1ecd1f81], proven |p - f| <= 5.419e-20 */
-    { UINT64_C(0x4f7a993048d088d2), UINT64_C(0x9ef5326091a106ca), UINT64_C(0x9ef5326091626622), UINT64_C(0x69f8cc3fd9661f6c), UINT64_C(0x69f8cb288b0266b6), UINT64_C(0x54c5e16f1f9dd815), UINT64_C(0x6fd1ce6102a67e9c) },
-    /* segment 23: z in [0x7f8a013a1ecd1f82, 0x851591f9dd5b9b4f], proven |p - f| <= 7.596e-20 */
-    { UINT64_C(0x4dc69cdceaa72a98), UINT64_C(0x9b8d39b9d54e4a90), UINT64_C(0x9b8d39b9d5110174), UINT64_C(0x67b37bd0b41748d6), UINT64_C(0x67b37abf61d9a57e), UINT64_C(0x52f4daa3229278c2), UINT64_C(0x6d6c6a071413bb68) },
-    /* segment 24: z in [0x851591f9dd5b9b50, 0x8aa122b99bea171d], proven |p - f| <= 4.962e-20 */
-    { UINT64_C(0x4c1bf828c6dc54b3), UINT64_C(0x9837f0518db89f01), UINT64_C(0x9837f0518d7ca614), UINT64_C(0x657aa035dc8bdfb1), UINT64_C(0x657a9f2a659fa328), UINT64_C(0x512dcac48db8d90e), UINT64_C(0x6b142a78597e6782) },
-    /* segment 25: z in [0x8aa122b99bea171e, 0x902cb3795a7892eb], proven |p - f| <= 6.270e-20 */
-    { UINT64_C(0x4a7a77d47f7b84ac), UINT64_C(0x94f4efa8fef6ff2c), UINT64_C(0x94f4efa8febc4f3a), UINT64_C(0x634df51ad57e3831), UINT64_C(0x634df41519c2cc3a), UINT64_C(0x4f707b2a2257e113), UINT64_C(0x68c8c79b1283cd84) },
+    { UINT64_C(0x4f7a993048d088d2), UINT64_C(0x9ef5326091a106ca), UINT64_C(0x9ef5326091626622), UINT64_C(0x69f8cc3fd9661f6c), UINT64_C(0x69f8cb288b0266b6), UINT64_C(0x54c5e16f1f9dd815), UINT64_C(0x6fd1ce6102a67e9b) },
+    /* segment 23: z in [0x7f8a013a1ecd1f82, 0x851591f9dd5b9b4f], proven |p - f| <= 3.726e-20 */
+    { UINT64_C(0x4dc69cdceaa72a98), UINT64_C(0x9b8d39b9d54e4f03), UINT64_C(0x9b8d39b9d51e6744), UINT64_C(0x67b37bd0c50e8104), UINT64_C(0x67b37ad4168bb595), UINT64_C(0x52f4e6b5f8c7147c), UINT64_C(0x6d71d08b59b7f14b) },
+    /* segment 24: z in [0x851591f9dd5b9b50, 0x8aa122b99bea171d], proven |p - f| <= 3.378e-20 */
+    { UINT64_C(0x4c1bf828c6dc54b3), UINT64_C(0x9837f0518db8a0b5), UINT64_C(0x9837f0518d81a4c7), UINT64_C(0x657aa035e2c6eeca), UINT64_C(0x657a9f31edef5d31), UINT64_C(0x512dcf219fa1fc9c), UINT64_C(0x6b161bbee746cba1) },
+    /* segment 25: z in [0x8aa122b99bea171e, 0x902cb3795a7892eb], proven |p - f| <= 3.463e-20 */
+    { UINT64_C(0x4a7a77d47f7b84ac), UINT64_C(0x94f4efa8fef70255), UINT64_C(0x94f4efa8fec5b8e8), UINT64_C(0x634df51ae1556c72), UINT64_C(0x634df4237dc47af9), UINT64_C(0x4f7083881adaebbb), UINT64_C(0x68cc83af693c310b) },
     /* segment 26: z in [0x902cb3795a7892ec, 0x95b8443919070eb9], proven |p - f| <= 3.857e-20 */
-    { UINT64_C(0x48e1e9b9d588e196), UINT64_C(0x91c3d373ab11b938), UINT64_C(0x91c3d373aad84b36), UINT64_C(0x612d37a1f59edc0d), UINT64_C(0x612d36a1d5a3e6d2), UINT64_C(0x4dbcb6567a632dff), UINT64_C(0x6689fae101b65fd4) },
-    /* segment 27: z in [0x95b8443919070eba, 0x9b43d4f8d7958a87], proven |p - f| <= 3.676e-20 */
-    { UINT64_C(0x47521cc5a2e6a9db), UINT64_C(0x8ea4398b45cd49f9), UINT64_C(0x8ea4398b459516ff), UINT64_C(0x5f18265c5f711cf0), UINT64_C(0x5f182561bc72ba3e), UINT64_C(0x4c1247f19ba863e2), UINT64_C(0x64577f3ef304513b) },
-    /* segment 28: z in [0x9b43d4f8d7958a88, 0xa0cf65b896240655], proven |p - f| <= 7.271e-20 */
-    { UINT64_C(0x45cae0f1f545eb6e), UINT64_C(0x8b95c1e3ea8bcd55), UINT64_C(0x8b95c1e3ea54cea3), UINT64_C(0x5d0e81422536b4c5), UINT64_C(0x5d0e804ce119c408), UINT64_C(0x4a70fcc2ae3b42a0), UINT64_C(0x62311124709ba0a5) },
-    /* segment 29: z in [0xa0cf65b896240656, 0xa65af67854b28223], proven |p - f| <= 7.923e-20 */
-    { UINT64_C(0x444c0740496d428f), UINT64_C(0x88980e8092da7bca), UINT64_C(0x88980e8092a4aac5), UINT64_C(0x5b1009aa97f8c419), UINT64_C(0x5b1008ba95474a97), UINT64_C(0x48d8a2a9d55f271c), UINT64_C(0x60166e73a54c91e8) },
+    { UINT64_C(0x48e1e9b9d588e196), UINT64_C(0x91c3d373ab11b938), UINT64_C(0x91c3d373aad84b36), UINT64_C(0x612d37a1f59edc0d), UINT64_C(0x612d36a1d5a3e6d2), UINT64_C(0x4dbcb6567a632dff), UINT64_C(0x6689fae101b65fd3) },
+    /* segment 27: z in [0x95b8443919070eba, 0x9b43d4f8d7958a87], proven |p - f| <= 3.669e-20 */
+    { UINT64_C(0x47521cc5a2e6a9db), UINT64_C(0x8ea4398b45cd4959), UINT64_C(0x8ea4398b45934ac3), UINT64_C(0x5f18265c5d39bfa5), UINT64_C(0x5f18255f13ab28a4), UINT64_C(0x4c12466945d67fec), UINT64_C(0x6456d141a2a46917) },
+    /* segment 28: z in [0x9b43d4f8d7958a88, 0xa0cf65b896240655], proven |p - f| <= 3.892e-20 */
+    { UINT64_C(0x45cae0f1f545eb6f), UINT64_C(0x8b95c1e3ea8bd534), UINT64_C(0x8b95c1e3ea6ded43), UINT64_C(0x5d0e814246021208), UINT64_C(0x5d0e8075abc3e0e5), UINT64_C(0x4a7114db8ced23ab), UINT64_C(0x623bf2bf984b9f3d) },
+    /* segment 29: z in [0xa0cf65b896240656, 0xa65af67854b28223], proven |p - f| <= 3.481e-20 */
+    { UINT64_C(0x444c0740496d428f), UINT64_C(0x88980e8092da8158), UINT64_C(0x88980e8092b5cb73), UINT64_C(0x5b1009aaadec79bd), UINT64_C(0x5b1008d593d339e3), UINT64_C(0x48d8b27c4f339f24), UINT64_C(0x601d8913c2a8b5f0) },
     /* segment 30: z in [0xa65af67854b28224, 0xabe687381340fdf1], proven |p - f| <= 4.766e-20 */
-    { UINT64_C(0x42d561b3e6243d85), UINT64_C(0x85aac367cc4871ea), UINT64_C(0x85aac367cc13c81c), UINT64_C(0x591c8244c0c1ac7d), UINT64_C(0x591c8159e2a74b67), UINT64_C(0x4749089a2a30c66d), UINT64_C(0x5e0756796b71049d) },
-    /* segment 31: z in [0xabe687381340fdf2, 0xb17217f7d1cf79ab], proven |p - f| <= 6.715e-20 */
-    { UINT64_C(0x4166c34c5615d0e6), UINT64_C(0x82cd8698ac2b98de), UINT64_C(0x82cd8698abf80ff4), UINT64_C(0x5733af1003205635), UINT64_C(0x5733ae2a2d66d422), UINT64_C(0x45c1fe93d756feaa), UINT64_C(0x5c0389e5876472d3) },
+    { UINT64_C(0x42d561b3e6243d85), UINT64_C(0x85aac367cc4871ea), UINT64_C(0x85aac367cc13c81c), UINT64_C(0x591c8244c0c1ac7d), UINT64_C(0x591c8159e2a74b67), UINT64_C(0x4749089a2a30c66d), UINT64_C(0x5e0756796b71049c) },
+    /* segment 31: z in [0xabe687381340fdf2, 0xb17217f7d1cf79ab], proven |p - f| <= 4.163e-20 */
+    { UINT64_C(0x4166c34c5615d0e7), UINT64_C(0x82cd8698ac2ba2be), UINT64_C(0x82cd8698ac195c29), UINT64_C(0x5733af102fd5f097), UINT64_C(0x5733ae62c26b6c68), UINT64_C(0x45c22066171779b9), UINT64_C(0x5c12f1408e6f8674) },
 };
 
 #endif /* PAPER_X86_TABLE_H */

@@ -1,0 +1,1 @@
+"""Independent certification of generated kernels: Gappa (evaluation) and Sollya (approximation)."""

@@ -1,0 +1,169 @@
+"""Run Gappa on every segment of kernels and check it proves the generator's bounds.
+
+For each sidecar, one Gappa script per segment is rendered by gen/gappa.py
+into ``<build>/<name>/seg<i>.g`` and run (in parallel, ``--jobs``).  A
+segment passes only if Gappa exits 0, i.e. it proved both the generator's
+evaluation-error interval and every no-wrap-around range.  Gappa's own
+enclosure of the error (the ``in ?`` query of the script) is parsed and
+written with the timings to ``<build>/<name>.result.json``.
+
+Usage: python3 -m certify.gappa_run [--build DIR] [--jobs N] SIDECAR...
+Exit status: 0 all proven, 1 some property not proven, 2 bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, Optional
+
+from gen import gappa
+
+GAPPA_TIMEOUT = 300  # seconds per run; one segment of degree 13 takes about 1 s
+# Pieces per segment tried in turn until Gappa proves everything: most
+# segments need no split; a range within a few ulps of 2^W needs finer ones.
+SPLITS = (1, 16, 64, 256)
+_NUMBER = r"(-?\d+(?:b-?\d+)?)"
+_RESULT = re.compile(rf"^\s*u(\d+)_s(\d+) - x\d+_s\d+ in \[{_NUMBER}(?: \{{[^}}]*\}})?, {_NUMBER}")
+_FAILED = re.compile(r"^\s*BND\((.*?)\), best: (.*)$")
+
+
+@dataclass
+class SegmentResult:
+    index: int
+    proven: bool
+    split: int                              # pieces of the last Gappa run (SPLITS)
+    seconds: float                          # all runs of this segment
+    generator: tuple[str, str]              # eval_error_core, as in the sidecar
+    gappa: Optional[tuple[str, str]]        # Gappa's enclosure, exact dyadic "m*2^e" strings
+    gappa_float: Optional[tuple[float, float]]
+    failures: list[str]                     # Gappa's unproven properties, readable
+
+
+def dyadic(text: str) -> Fraction:
+    """Gappa's number syntax m or mbE (= m * 2^E) as an exact rational."""
+    mantissa, _, exponent = text.partition("b")
+    return Fraction(int(mantissa)) * Fraction(2) ** int(exponent or 0)
+
+
+def _describe(prop: str, labels: list[str]) -> str:
+    """A Gappa property name such as ``u4_s0`` made readable with the node label."""
+    return re.sub(r"\b([ux])(\d+)_s\d+\b", lambda m: f"{m.group(0)}[{labels[int(m.group(2))]}]", prop)
+
+
+def _run_gappa(script: Path) -> tuple[int, str]:
+    try:
+        proc = subprocess.run(["gappa", str(script)], capture_output=True, text=True, timeout=GAPPA_TIMEOUT)
+        return proc.returncode, proc.stdout + proc.stderr
+    except subprocess.TimeoutExpired:
+        return -1, f"BND(timeout), best: none after {GAPPA_TIMEOUT} s"
+
+
+def run_segment(sidecar: dict[str, Any], index: int, folder: Path, source: str) -> SegmentResult:
+    """Prove one segment, with finer dichotomy hints while Gappa fails."""
+    seg = sidecar["segment_list"][index]
+    labels = [str(node.get("label", "")) for node in sidecar["nodes"]]
+    start = time.monotonic()
+    for split in SPLITS:
+        script = folder / f"seg{index}.g"
+        script.write_text(gappa.render_script(sidecar, source, [index], split))
+        code, output = _run_gappa(script)
+        if code == 0:
+            break
+    seconds = time.monotonic() - start
+    enclosure = None
+    failures = []
+    for line in output.splitlines():
+        found = _RESULT.match(line)
+        if found:
+            enclosure = (found.group(3), found.group(4))
+        failed = _FAILED.match(line)
+        if failed:
+            failures.append(f"{_describe(failed.group(1), labels)} (Gappa's best: {failed.group(2)})")
+    if code != 0 and not failures:
+        failures.append(f"gappa exited with status {code}: {output.strip()[:300]}")
+    return SegmentResult(
+        index, code == 0 and not failures, split, round(seconds, 3),
+        (seg["eval_error_core"][0], seg["eval_error_core"][1]),
+        enclosure, (float(dyadic(enclosure[0])), float(dyadic(enclosure[1]))) if enclosure else None,
+        failures)
+
+
+def certify(path: Path, build: Path, jobs: int) -> tuple[bool, dict[str, Any]]:
+    """Prove every segment of one kernel; returns (all proven, summary)."""
+    sidecar = gappa.load_sidecar(path)
+    gappa.segments(sidecar)  # validate once, before starting Gappa
+    name = str(sidecar["name"])
+    folder = build / name
+    folder.mkdir(parents=True, exist_ok=True)
+    count = len(sidecar["segment_list"])
+    start = time.monotonic()
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        results = list(pool.map(lambda i: run_segment(sidecar, i, folder, str(path)), range(count)))
+    wall = time.monotonic() - start
+    summary = {
+        "name": name, "sidecar": str(path), "segments": count,
+        "proven": all(r.proven for r in results),
+        "wall_seconds": round(wall, 3), "gappa_cpu_seconds": round(sum(r.seconds for r in results), 3),
+        "results": [asdict(r) for r in results],
+    }
+    (build / f"{name}.result.json").write_text(json.dumps(summary, indent=1) + "\n")
+    return summary["proven"], summary
+
+
+def _widest(summary: dict[str, Any]) -> str:
+    """Union over segments of the generator's intervals and of Gappa's."""
+    gen_lo = min(Fraction(r["generator"][0]) for r in summary["results"])
+    gen_hi = max(Fraction(r["generator"][1]) for r in summary["results"])
+    text = f"generator [{float(gen_lo):.9g}, {float(gen_hi):.9g}]"
+    encl = [r["gappa"] for r in summary["results"] if r["gappa"]]
+    if len(encl) == summary["segments"]:
+        lo = min(dyadic(e[0]) for e in encl)
+        hi = max(dyadic(e[1]) for e in encl)
+        text += f", Gappa [{float(lo):.9g}, {float(hi):.9g}]"
+    return text
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    parser = argparse.ArgumentParser(prog="python3 -m certify.gappa_run", description=__doc__.splitlines()[0])
+    parser.add_argument("sidecars", nargs="+", type=Path, help="generated/<name>/<name>.json")
+    parser.add_argument("--build", type=Path, default=Path("build/certify"), help="work folder")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="parallel Gappa runs")
+    args = parser.parse_args(argv)
+    if args.jobs < 1:
+        print("certify: error: --jobs must be at least 1", file=sys.stderr)
+        return 2
+    all_ok = True
+    for path in args.sidecars:
+        try:
+            ok, summary = certify(path, args.build, args.jobs)
+        except gappa.SidecarError as exc:
+            print(f"certify: error: {path}: {exc}", file=sys.stderr)
+            return 2
+        except FileNotFoundError as exc:
+            print(f"certify: error: cannot run gappa: {exc}", file=sys.stderr)
+            return 2
+        name = summary["name"]
+        for r in summary["results"]:
+            for failure in r["failures"]:
+                print(f"certify: FAIL {name} segment {r['index']}: Gappa cannot prove {failure}; "
+                      f"generator's interval [{r['generator'][0]}, {r['generator'][1]}]")
+        state = "proven" if ok else "NOT PROVEN"
+        print(f"certify: {name}: {summary['segments']} segment(s) {state} by Gappa in "
+              f"{summary['wall_seconds']:.2f} s wall ({summary['gappa_cpu_seconds']:.2f} s of Gappa runs); "
+              f"U_root - Uhat_root: {_widest(summary)}")
+        all_ok = all_ok and ok
+    return 0 if all_ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,129 @@
+"""Run the three constant-time checks on every kernel and on the controls,
+write the JSON report, and fail if a control is misjudged.
+
+    python3 -m ct.run --kernels "facct paper_x86" --out build/ct.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shlex
+import sys
+from pathlib import Path
+
+from ct.build import BuildError, Toolchain, build_all
+from ct.kernels import Kernel, KernelError, load_kernel
+from ct.report import EntryEvidence, judge_controls, kernel_summary
+from ct.scan import objdump, parse_objdump, scan_function
+from ct.taint import TaintError, run_memcheck
+from ct.ttest import T_THRESHOLD, TTestError, TTestResult, run_ttest, run_with_retry
+
+CONTROLS_DIR = Path(__file__).resolve().parent / "controls"
+CONTROLS = ("ctl_poly", "ctl_direct", "ctl_branch")
+LEAKY_TIMING_CONTROL = "ctl_branch_eval"
+
+
+def _args(argv: list[str]) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--kernels", default="", help="space-separated kernel names")
+    p.add_argument("--gen-dir", type=Path, default=Path("generated"))
+    p.add_argument("--cc", default="gcc")
+    p.add_argument("--cflags", default="-O2 -Wall -Wextra")
+    p.add_argument("--build-dir", type=Path, default=Path("build/ct"))
+    p.add_argument("--out", type=Path, default=Path("build/ct.json"))
+    p.add_argument("--ttest-n", type=int, default=10_000_000, help="measurements per entry")
+    p.add_argument("--control-n", type=int, default=1_000_000, help="measurements of the leaky control")
+    p.add_argument("--taint-calls", type=int, default=2000, help="memcheck calls per entry")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--ttest-control", default=LEAKY_TIMING_CONTROL,
+                   help="entry the t-test must flag on every run (tests swap it to prove the gate)")
+    a = p.parse_args(argv)
+    if a.ttest_n < 2000 or a.control_n < 2000 or a.taint_calls < 1:
+        p.error("--ttest-n and --control-n must be >= 2000, --taint-calls >= 1")
+    return a
+
+
+def _load(names: list[str], gen_dir: Path) -> list[Kernel]:
+    for n in names:
+        if not re.fullmatch(r"[a-z_][a-z0-9_]*", n) or n in CONTROLS:
+            raise KernelError(f"bad kernel name '{n}'")
+    return [load_kernel(gen_dir, n) for n in names] + [load_kernel(CONTROLS_DIR, n) for n in CONTROLS]
+
+
+def _control_ttest(harness: Path, entry: str, n: int, seed: int) -> TTestResult:
+    r = run_ttest(harness, entry, n, seed)
+    print(f"  t-test control {entry}: max|t| = {r.max_t:.1f} over {n} measurements", flush=True)
+    return r
+
+
+def run(a: argparse.Namespace) -> int:
+    """The whole pipeline; returns the process exit status."""
+    names = a.kernels.split()
+    kernels = _load(names, a.gen_dir)
+    tc = Toolchain(a.cc, tuple(shlex.split(a.cflags)))
+    built = build_all(tc, kernels, a.build_dir)
+    print(f"ct: {len(names)} kernels + {len(CONTROLS)} controls, {tc.version()}, flags {tc.flags_text}", flush=True)
+
+    controls_t = [_control_ttest(built.ttest, a.ttest_control, a.control_n, a.seed)]
+    evidence: dict[str, list[EntryEvidence]] = {}
+    for k in kernels:
+        funcs = parse_objdump(objdump(built.objects[k.name]))
+        taint = run_memcheck(built.taint, {e.wrapper: e.name for e in k.entries},
+                             a.taint_calls, a.build_dir / f"memcheck_{k.name}.xml")
+        evidence[k.name] = []
+        for e in k.entries:
+            if e.wrapper not in funcs:
+                raise BuildError(f"wrapper {e.wrapper} not found in {built.objects[k.name]}")
+            t, history = run_with_retry(built.ttest, e.name, a.ttest_n, a.seed)
+            evidence[k.name].append(EntryEvidence(e.name, e.is_native, taint[e.name], t, history,
+                                                  scan_function(funcs, e.wrapper, e.is_native)))
+        print(f"  {k.name}: done", flush=True)
+    controls_t.append(_control_ttest(built.ttest, a.ttest_control, a.control_n, a.seed + 1))
+
+    verdicts = judge_controls(evidence, controls_t)
+    summaries = {k.name: kernel_summary(k, evidence[k.name]) for k in kernels}
+    report = {
+        "compiler": tc.version(),
+        "cc": a.cc,
+        "flags": tc.flags_text,
+        "ttest_threshold": T_THRESHOLD,
+        "ttest_control": {"entry": a.ttest_control, "max_t": [r.max_t for r in controls_t],
+                          "measurements": a.control_n},
+        "kernels": [summaries[n] for n in names],
+        "controls": [summaries[n] for n in CONTROLS],
+        "control_checks": verdicts,
+        "leaky_control_detected": all(v for key, v in verdicts.items() if "flags" in key),
+    }
+    a.out.parent.mkdir(parents=True, exist_ok=True)
+    a.out.write_text(json.dumps(report, indent=2) + "\n")
+    _print_table(report)
+    failed = [key for key, ok in verdicts.items() if not ok]
+    if failed:
+        print(f"ct: FAIL: controls misjudged: {', '.join(failed)}", file=sys.stderr)
+        return 1
+    print(f"ct: controls all judged right; report in {a.out}")
+    return 0
+
+
+def _print_table(report: dict) -> None:
+    cols = ("valgrind_reports", "ttest_max_t", "cond_branches", "fp_insns", "calls",
+            "divisions", "indexed_loads", "constant_time")
+    print(f"  {'kernel':<14}{'access':<9}" + "".join(f"{c[:12]:>13}" for c in cols))
+    for k in report["kernels"] + report["controls"]:
+        cells = "".join(f"{k[c]:>13.1f}" if isinstance(k[c], float) else f"{str(k[c]):>13}" for c in cols)
+        print(f"  {k['name']:<14}{k['table_access']:<9}{cells}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    a = _args(sys.argv[1:] if argv is None else argv)
+    try:
+        return run(a)
+    except (KernelError, BuildError, TaintError, TTestError, OSError) as exc:
+        print(f"ct: error: {str(exc).splitlines()[0]}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

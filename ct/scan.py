@@ -1,0 +1,323 @@
+"""Binary scan: read `objdump -dr` of a wrapper object and count, per entry
+point, the instructions whose timing or address can depend on a secret.
+
+Counted (see docs/constant-time.md for what is allowed and why):
+  cond_branches   conditional jumps (jcc, loop*, jrcxz) and indirect jumps
+  fp_insns        x87 and SSE/AVX instructions (any use of an xmm/ymm/zmm
+                  register, x87 mnemonics, cvt*)
+  fp_disallowed   those outside NATIVE_FP_ALLOWED (all of them count for
+                  integer entries)
+  calls           calls and tail-jumps to functions outside the object
+                  (e.g. __multi3, soft-float helpers); calls to functions of
+                  the same object are followed and their code is scanned
+  divisions       div/idiv and SSE/AVX divisions
+  indexed_mem     memory operands with an index register, e.g. (%rax,%rcx,8)
+  secret_base_mem memory operands whose base register holds data derived
+                  from the secret inputs, found by a forward taint pass
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+
+_FUNC = re.compile(r"^[0-9a-f]+ <([^>]+)>:$")
+_INSN = re.compile(r"^\s*([0-9a-f]+):\s+(\S+)\s*(.*)$")
+_RELOC = re.compile(r"^\s*[0-9a-f]+: R_X86_64_\w+\s+([^+\-\s]+)")
+_MEM = re.compile(r"^(?:%\w+:)?[^(]*\((%\w+)?(?:,(%\w+))?(?:,\d)?\)$")
+_PREFIXES = frozenset({"data16", "cs", "ds", "es", "ss", "fs", "gs", "lock",
+                       "rep", "repz", "repe", "repnz", "repne", "notrack", "bnd"})
+_SIMD_REG = re.compile(r"%[xyz]?mm\d+")
+
+# SSE/AVX instructions the native-float adaptor may use: register moves and
+# bit operations, IEEE add/subtract/multiply (fixed latency on x86-64 for
+# normal, non-subnormal operands), min/max and compares (fixed latency; a
+# compare feeding a branch is caught as a branch, one feeding SETcc or a
+# mask is a select) and the truncating conversions.  Division and square
+# root are not allowed: their latency depends on the operands.
+NATIVE_FP_ALLOWED = frozenset({
+    "movsd", "movq", "movd", "movapd", "movaps", "movupd", "movups",
+    "pxor", "xorpd", "xorps", "andpd", "andps", "andnpd", "andnps", "orpd", "orps",
+    "unpcklpd", "blendvpd",
+    "mulsd", "addsd", "subsd", "maxsd", "minsd",
+    "comisd", "ucomisd", "cmpsd", "cmpltsd", "cmplesd", "cmpnltsd", "cmpnlesd",
+    "cmpeqsd", "cmpneqsd", "cmpunordsd", "cmpordsd",
+    "cvttsd2si", "cvttsd2siq", "cvttsd2sil",
+    "cvtsi2sd", "cvtsi2sdq", "cvtsi2sdl",
+    "fmadd132sd", "fmadd213sd", "fmadd231sd",
+    "fmsub132sd", "fmsub213sd", "fmsub231sd",
+})
+_DIVISIONS = re.compile(r"^(i?div[bwlq]?|v?div[sp][sd])$")
+_COND_BRANCH = re.compile(r"^(j(?!mp)[a-z]+|loop\w*|jrcxz|jecxz)$")
+
+# 64-bit register family of every general-purpose register name.
+_GPR: dict[str, str] = {}
+for _r in ("ax", "bx", "cx", "dx"):
+    for _n in (f"r{_r}", f"e{_r}", _r, f"{_r[0]}l", f"{_r[0]}h"):
+        _GPR[_n] = f"r{_r}"
+for _r in ("si", "di", "bp", "sp"):
+    for _n in (f"r{_r}", f"e{_r}", _r, f"{_r}l"):
+        _GPR[_n] = f"r{_r}"
+for _i in range(8, 16):
+    for _n in (f"r{_i}", f"r{_i}d", f"r{_i}w", f"r{_i}b"):
+        _GPR[_n] = f"r{_i}"
+
+
+def _family(reg: str) -> str:
+    """The register a name belongs to: rax for %eax, xmm3 for %ymm3."""
+    name = reg.lstrip("%")
+    if name in _GPR:
+        return _GPR[name]
+    simd = re.match(r"[xyz]mm(\d+)$", name)
+    return f"xmm{simd.group(1)}" if simd else name
+
+
+@dataclass
+class Insn:
+    """One disassembled instruction."""
+
+    mnemonic: str
+    operands: list[str]
+    text: str
+    target: str | None = None  # relocation symbol or symbolic jump target
+
+
+@dataclass
+class Counts:
+    """What the scan found in one entry point."""
+
+    instructions: int = 0
+    cond_branches: int = 0
+    fp_insns: int = 0
+    fp_disallowed: int = 0
+    calls: int = 0
+    divisions: int = 0
+    indexed_mem: int = 0
+    secret_base_mem: int = 0
+    findings: list[str] = field(default_factory=list)
+
+    def clean(self) -> bool:
+        """True when nothing secret-dependent was found."""
+        return not (self.cond_branches or self.fp_disallowed or self.calls
+                    or self.divisions or self.indexed_mem or self.secret_base_mem)
+
+
+def _split_operands(text: str) -> list[str]:
+    """Split AT&T operands on commas outside parentheses; drop comments."""
+    text = text.split("#")[0].strip()
+    out, depth, cur = [], 0, ""
+    for ch in text:
+        if ch == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+            continue
+        depth += ch == "("
+        depth -= ch == ")"
+        cur += ch
+    if cur.strip():
+        out.append(cur.strip())
+    return out
+
+
+def parse_objdump(text: str) -> dict[str, list[Insn]]:
+    """Functions of an `objdump -dr --no-show-raw-insn` listing."""
+    funcs: dict[str, list[Insn]] = {}
+    current: list[Insn] | None = None
+    for line in text.splitlines():
+        head = _FUNC.match(line)
+        if head:
+            current = funcs.setdefault(head.group(1), [])
+            continue
+        reloc = _RELOC.match(line)
+        if reloc and current:
+            current[-1].target = reloc.group(1)
+            continue
+        insn = _INSN.match(line)
+        if insn and current is not None:
+            mnem, rest = insn.group(2), insn.group(3)
+            while mnem in _PREFIXES and rest:
+                mnem, _, rest = rest.partition(" ")
+                rest = rest.strip()
+            sym = re.search(r"<([^>+]+)(?:\+0x[0-9a-f]+)?>", rest)
+            ops = _split_operands(re.sub(r"<[^>]*>", "", rest))
+            current.append(Insn(mnem, ops, f"{mnem} {rest}".strip(), sym.group(1) if sym else None))
+    return funcs
+
+
+def _mem_regs(op: str) -> tuple[str | None, str | None] | None:
+    """(base, index) of a memory operand, or None for a non-memory one."""
+    if op.startswith(("$", "%")) and ":" not in op:
+        return None
+    m = _MEM.match(op)
+    if not m:
+        return (None, None) if re.match(r"^-?(0x)?[0-9a-f]+$", op) else None
+    return (m.group(1), m.group(2))
+
+
+class _Taint:
+    """Forward taint over registers, flags and stack slots, in program order.
+    Exact for straight-line code.  For code with branches (which fails the
+    branch count anyway) the pass is made monotone, a register once tainted
+    stays tainted, and is iterated to a fixed point first, so that no path
+    can hide a secret-derived address.  Sources: the argument registers."""
+
+    def __init__(self, args: tuple[str, ...], monotone: bool = False) -> None:
+        self.monotone = monotone
+        self.regs: set[str] = set(args)
+        self.flags = False
+        self.stack: list[bool] = []
+        self.slots: dict[str, bool] = {}
+
+    def read(self, op: str) -> bool:
+        mem = _mem_regs(op)
+        if mem is None:
+            return op.startswith("%") and _family(op) in self.regs
+        base, index = mem
+        if base and _family(base) == "rsp" and index is None:
+            return self.slots.get(op, False)
+        return self.addr_tainted(op)
+
+    def addr_tainted(self, op: str) -> bool:
+        mem = _mem_regs(op)
+        return bool(mem) and any(r is not None and _family(r) in self.regs for r in mem)
+
+    def write(self, op: str, tainted: bool) -> None:
+        mem = _mem_regs(op)
+        if mem is None:
+            if op.startswith("%") and (tainted or not self.monotone):
+                (self.regs.add if tainted else self.regs.discard)(_family(op))
+            return
+        if mem[0] and _family(mem[0]) == "rsp" and mem[1] is None:
+            self.slots[op] = tainted or (self.monotone and self.slots.get(op, False))
+
+    def step(self, insn: Insn) -> None:
+        m, ops = insn.mnemonic, insn.operands
+        srcs = any(self.read(o) for o in ops[:-1]) if len(ops) > 1 else False
+        if m.startswith("push"):
+            self.stack.append(self.read(ops[0]) if ops else False)
+        elif m.startswith("pop"):
+            if ops:
+                self.write(ops[0], self.stack.pop() if self.stack else False)
+        elif m in ("mul", "mulq", "imul", "imulq", "div", "divq", "idiv", "idivq") and len(ops) == 1:
+            t = self.read(ops[0]) or "rax" in self.regs or (m.lstrip("i").startswith("div") and "rdx" in self.regs)
+            self.write("%rax", t)
+            self.write("%rdx", t)
+            self.flags = t
+        elif m in ("cqto", "cqo", "cltd"):
+            self.write("%rdx", "rax" in self.regs)
+        elif not ops:
+            return
+        elif len(ops) == 2 and ops[0] == ops[1] and m.lstrip("v") in ("xor", "xorl", "xorq", "sub", "subl", "subq", "pxor", "xorps", "xorpd"):
+            self.write(ops[1], False)
+            self.flags = False
+        elif m.startswith(("cmp", "test", "bt", "ucomi", "comi")):
+            self.flags = any(self.read(o) for o in ops)
+        elif m.startswith("set"):
+            self.write(ops[-1], self.flags)
+        elif m.startswith("cmov"):
+            self.write(ops[-1], srcs or self.flags or self.read(ops[-1]))
+        elif m.startswith("lea"):
+            self.write(ops[-1], self.addr_tainted(ops[0]))
+        elif m.startswith(("mov", "vmov", "cvt", "vcvt")) or len(ops) >= 3:
+            self.write(ops[-1], srcs)
+        else:
+            # Read-modify-write (add, sub, and, shifts, SSE two-operand
+            # arithmetic, ...): the old destination is a source too; a
+            # shift by %cl also reads rcx.
+            t = srcs or self.read(ops[-1]) or (m[:3] in ("shl", "shr", "sar", "rol", "ror") and len(ops) == 1 and "rcx" in self.regs)
+            if m.startswith(("adc", "sbb", "rcl", "rcr")):
+                t = t or self.flags
+            self.write(ops[-1], t)
+            self.flags = t
+
+
+def _is_fp(insn: Insn) -> bool:
+    m = insn.mnemonic
+    return (m.startswith("f") or m.startswith(("cvt", "vcvt")) or m.startswith("v")
+            or any(_SIMD_REG.search(o) for o in insn.operands))
+
+
+def scan_function(funcs: dict[str, list[Insn]], name: str, native: bool) -> Counts:
+    """Counts for one entry wrapper, following calls inside the object."""
+    args = ("xmm0", "xmm1") if native else ("rdi", "rsi")
+    code = _reachable(funcs, name)
+    branchy = any(_COND_BRANCH.match(i.mnemonic) for _, i in code)
+    taint = _Taint(args, monotone=branchy)
+    if branchy:
+        for _ in range(len(code)):
+            before = (set(taint.regs), dict(taint.slots))
+            for _, insn in code:
+                taint.step(insn)
+            if before == (taint.regs, taint.slots):
+                break
+    c = Counts()
+    for fname, insn in code:
+        _count(insn, funcs, fname, native, taint, c)
+    return c
+
+
+def _reachable(funcs: dict[str, list[Insn]], name: str) -> list[tuple[str, Insn]]:
+    """The entry's instructions followed by those of every function of the
+    same object that it calls, directly or not."""
+    code: list[tuple[str, Insn]] = []
+    pending, seen = [name], set()
+    while pending:
+        fname = pending.pop(0)
+        if fname in seen:
+            continue
+        seen.add(fname)
+        for insn in funcs[fname]:
+            code.append((fname, insn))
+            if insn.mnemonic.startswith(("call", "jmp")) and insn.target in funcs:
+                pending.append(insn.target)
+    return code
+
+
+def _count(insn: Insn, funcs: dict[str, list[Insn]], fname: str, native: bool,
+           taint: _Taint, c: Counts) -> None:
+    m = insn.mnemonic
+    if m.startswith(("nop", "endbr", "ret", "int3", "ud2")):
+        return
+    c.instructions += 1
+    note = f"{fname}: {insn.text}"
+    if _COND_BRANCH.match(m) or (m.startswith("jmp") and insn.operands and insn.operands[0].startswith("*")):
+        c.cond_branches += 1
+        c.findings.append(f"branch      {note}")
+    if m.startswith(("call", "jmp")) and not (insn.operands and insn.operands[0].startswith("*")):
+        # A target in the same object is scanned as part of the entry (see
+        # _reachable); anything else is a call out, tail jumps included.
+        target = insn.target
+        if target not in funcs and (m.startswith("call") or target):
+            c.calls += 1
+            c.findings.append(f"call        {note}")
+    if _DIVISIONS.match(m):
+        c.divisions += 1
+        c.findings.append(f"division    {note}")
+    if _is_fp(insn):
+        c.fp_insns += 1
+        if not native or m.lstrip("v") not in NATIVE_FP_ALLOWED:
+            c.fp_disallowed += 1
+            c.findings.append(f"fp          {note}")
+    if not m.startswith("lea"):
+        for op in insn.operands:
+            mem = _mem_regs(op)
+            if mem is None:
+                continue
+            if mem[1] is not None:
+                c.indexed_mem += 1
+                c.findings.append(f"indexed     {note}")
+            elif taint.addr_tainted(op):
+                c.secret_base_mem += 1
+                c.findings.append(f"secret-base {note}")
+    taint.step(insn)
+
+
+def objdump(obj: Path) -> str:
+    """The listing scan_function parses."""
+    proc = subprocess.run(["objdump", "-dr", "--no-show-raw-insn", str(obj)],
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise RuntimeError(f"objdump failed on {obj}: {proc.stderr.strip()}")
+    return proc.stdout

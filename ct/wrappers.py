@@ -1,0 +1,61 @@
+"""Render the C wrappers (one non-inlined function per entry point) and the
+registry through which the harnesses call them."""
+
+from __future__ import annotations
+
+from ct.kernels import KIND_DBL, KIND_Z32, Entry, Kernel
+
+_PROLOGUE = """\
+/* Rendered by ct/wrappers.py for kernel {kernel}: one non-inlined wrapper per
+ * entry point, so that each entry point's compiled code is one function the
+ * binary scan can read and the harnesses can call.  noclone and no_icf keep
+ * GCC from specialising the wrappers or folding identical ones into jumps. */
+#include <stdint.h>
+{includes}
+#if defined(__clang__)
+#define CT_WRAP __attribute__((noinline, used))
+#else
+#define CT_WRAP __attribute__((noinline, noclone, no_icf, used))
+#endif
+
+"""
+
+
+def _wrapper(entry: Entry) -> str:
+    if entry.kind == KIND_DBL:
+        return (f"CT_WRAP uint64_t {entry.wrapper}(double a, double b);\n"
+                f"CT_WRAP uint64_t {entry.wrapper}(double a, double b)\n"
+                f"{{\n    return {entry.name}(a, b);\n}}\n\n")
+    if entry.kind == KIND_Z32:
+        call = f"(uint64_t){entry.name}((uint32_t)a)"
+    elif entry.suffix == "eval":
+        call = f"{entry.name}(a)"
+    else:
+        call = f"{entry.name}(a, b)"
+    unused = "    (void)b;\n" if entry.suffix == "eval" else ""
+    return (f"CT_WRAP uint64_t {entry.wrapper}(uint64_t a, uint64_t b);\n"
+            f"CT_WRAP uint64_t {entry.wrapper}(uint64_t a, uint64_t b)\n"
+            f"{{\n{unused}    return {call};\n}}\n\n")
+
+
+def render_wrappers(kernel: Kernel) -> str:
+    """The wrapper translation unit of one kernel."""
+    includes = "".join(f'#include "{h}"\n' for h in kernel.headers)
+    text = _PROLOGUE.format(kernel=kernel.name, includes=includes)
+    return text + "".join(_wrapper(e) for e in kernel.entries)
+
+
+def render_registry(kernels: list[Kernel]) -> str:
+    """The table of every entry of every kernel (struct ct_entry)."""
+    entries = [e for k in kernels for e in k.entries]
+    lines = ["/* Rendered by ct/wrappers.py: every wrapped entry point. */",
+             '#include <stddef.h>', '#include "ct_entry.h"', ""]
+    for e in entries:
+        arg = "double" if e.kind == KIND_DBL else "uint64_t"
+        lines.append(f"uint64_t {e.wrapper}({arg} a, {arg} b);")
+    lines += ["", "const struct ct_entry ct_registry[] = {"]
+    for e in entries:
+        fns = ("NULL", e.wrapper) if e.kind == KIND_DBL else (e.wrapper, "NULL")
+        lines.append(f'    {{"{e.name}", {e.kind}, {fns[0]}, {fns[1]}}},')
+    lines += ["};", f"const unsigned ct_registry_count = {len(entries)}u;", ""]
+    return "\n".join(lines)

@@ -1,0 +1,1 @@
+"""Falcon drop-in evidence: adaptor checks, bit-exactness and BerExp runs."""

@@ -1,0 +1,128 @@
+"""Evaluation schemes as small expression graphs of fixed-point operations.
+
+A scheme says which products and sums evaluate p(v) = sum_j a_j v^j; the
+quantizer (:mod:`gen.quantize`) then gives every node a scale and a sign and
+proves ranges and errors node by node, so Horner and Estrin share one proof.
+
+Nodes, in an order where every node follows its operands:
+
+* ``var``: T, the offset word; v = T / 2^W.
+* ``const j``: the table word K_j (coefficient of v^j).
+* ``mul a b``: mulhi(U_a, U_b) = floor(U_a U_b / 2^W); a *wide* product
+  keeps all 2W bits (exact).
+* ``add a b``: U_a and U_b aligned by constant shifts, then added or
+  subtracted; a ``const`` operand is stored at the sum's scale when it fits
+  a word.  A *wide* sum is computed on 2W bits.
+
+``wide`` schemes keep the chain that carries the constant coefficient a_0
+(the root of Horner; the a_0 "spine" of Estrin) in 2W bits: its products
+are exact and its sums do not truncate, so the only truncation errors left
+are those of the small high-order terms.  That is what a faithful 64-bit
+kernel needs, since the result itself uses every bit of a word.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from .errors import GenError
+
+
+@dataclass(frozen=True)
+class Node:
+    kind: str                      # "var", "const", "mul", "add"
+    args: tuple[int, ...] = ()     # operand node indices
+    power: Optional[int] = None    # for "const": j
+    label: str = ""                # for comments in the generated C
+    wide: bool = False             # a 2W-bit value: exact product, or a sum of two words
+
+
+class Scheme:
+    """A DAG of nodes; the last node is the polynomial's value."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.nodes: list[Node] = []
+        self._var: Optional[int] = None
+
+    def _add(self, node: Node) -> int:
+        self.nodes.append(node)
+        return len(self.nodes) - 1
+
+    def var(self) -> int:
+        if self._var is None:
+            self._var = self._add(Node("var", label="v"))
+        return self._var
+
+    def const(self, j: int) -> int:
+        return self._add(Node("const", power=j, label=f"a{j}"))
+
+    def mul(self, a: int, b: int, label: str, wide: bool = False) -> int:
+        return self._add(Node("mul", (a, b), label=label, wide=wide))
+
+    def add(self, a: int, b: int, label: str, wide: bool = False) -> int:
+        return self._add(Node("add", (a, b), label=label, wide=wide))
+
+    @property
+    def root(self) -> int:
+        return len(self.nodes) - 1
+
+    def consumers(self) -> dict[int, list[int]]:
+        users: dict[int, list[int]] = {i: [] for i in range(len(self.nodes))}
+        for i, node in enumerate(self.nodes):
+            for a in node.args:
+                users[a].append(i)
+        return users
+
+
+def horner(degree: int, wide: bool = False) -> Scheme:
+    """y_d = a_d; y_j = a_j + v y_{j+1}: d products in a chain (the last one,
+    and the root sum, on 2W bits if ``wide``)."""
+    s = Scheme("horner")
+    v = s.var()
+    y = s.const(degree)
+    for j in range(degree - 1, -1, -1):
+        last = wide and j == 0
+        y = s.add(s.const(j), s.mul(y, v, f"v*y{j + 1}", wide=last), f"y{j}", wide=last)
+    return s
+
+
+def estrin(degree: int, wide: bool = False) -> Scheme:
+    """Estrin's scheme: pairs a_2i + a_2i+1 v, then pairs of pairs with v^2,
+    v^4, ...: about log2(d) products deep instead of d.  With ``wide`` the
+    spine (every sum that contains a_0, and the products feeding it) is
+    kept on 2W bits."""
+    s = Scheme("estrin")
+    v = s.var()
+    terms: list[int] = []
+    for i in range(0, degree + 1, 2):
+        spine = wide and i == 0
+        if i + 1 <= degree:
+            terms.append(s.add(s.const(i), s.mul(s.const(i + 1), v, f"a{i + 1}*v", wide=spine),
+                               f"p{i}_{i + 1}", wide=spine))
+        else:
+            terms.append(s.const(i))
+    power, width = v, 1
+    while len(terms) > 1:
+        power = s.mul(power, power, f"v^{2 * width}")
+        width *= 2
+        merged = []
+        for k in range(0, len(terms), 2):
+            if k + 1 < len(terms):
+                spine = wide and k == 0
+                merged.append(s.add(terms[k], s.mul(terms[k + 1], power, f"v^{width}*q", wide=spine),
+                                    f"q{width}_{k // 2}", wide=spine))
+            else:
+                merged.append(terms[k])
+        terms = merged
+    return s
+
+
+SCHEMES = {"horner": horner, "estrin": estrin}
+
+
+def build(name: str, degree: int, wide: bool = False) -> Scheme:
+    if name not in SCHEMES:
+        raise GenError(f"evaluation: {name!r} is not one of {', '.join(sorted(SCHEMES))}")
+    return SCHEMES[name](degree, wide)

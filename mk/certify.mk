@@ -1,0 +1,28 @@
+# mk/certify.mk -- independent certification with Gappa and Sollya (certify/).
+#
+# Debian packages these targets need (already in core.mk's DEBIAN_PACKAGES,
+# which `make deps` installs): gappa sollya
+#
+#   make certify         Gappa re-proves, for every kernel in KERNELS and every
+#                        segment, the generator's evaluation-error interval and
+#                        the no-wrap-around ranges.  Scripts and results:
+#                        build/certify/<name>/seg<i>.g, build/certify/<name>.result.json
+#   make certify-sollya  Sollya's supnorm encloses sup |p - f| of every segment;
+#                        the generator's approx_bound must lie in [l, 1.01 u].
+# CERTIFY_JOBS sets the parallel Gappa runs.
+
+CERTIFY_DIR      := $(BUILD)/certify
+CERTIFY_JOBS     ?= 2
+CERTIFY_SIDECARS := $(foreach k,$(KERNELS),generated/$(k)/$(k).json)
+
+.PHONY: certify certify-sollya
+
+HELP_LINES += "  make certify        -- Gappa re-proves every kernel's evaluation-error bound and ranges (build/certify/)"
+HELP_LINES += "  make certify-sollya -- Sollya's supnorm cross-checks every segment's approximation bound"
+
+certify: gen-stamps
+	$(PY) -m certify.gappa_run --build $(CERTIFY_DIR) --jobs $(CERTIFY_JOBS) $(CERTIFY_SIDECARS)
+
+certify-sollya: gen-stamps
+	@status=0; for s in $(CERTIFY_SIDECARS); do \
+	    $(PY) -m certify.sollya_check $$s || status=1; done; exit $$status

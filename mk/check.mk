@@ -1,0 +1,64 @@
+# mk/check.mk -- the error checker and the audit table (verify/).
+#
+# For every kernel <name> in KERNELS:
+#   build/check/<name>_ref.h  the function as MPFR code, from the generator
+#   build/check/<name>.plan   the inputs to check, from the sidecar
+#   build/check/check_<name>  verify/check.c compiled against the kernel
+#   build/check/<name>.json   the measured errors
+# CHECK_THREADS sets the threads; CHECK_ARGS passes options to the checker
+# (e.g. CHECK_ARGS="--random 1000000" for a quick run).
+
+CHECK_DIR     := $(BUILD)/check
+CHECK_THREADS ?= 2
+CHECK_ARGS    ?=
+CHECK_CFLAGS  := -O2 -Wall -Wextra -std=gnu11
+CHECK_LIBS    := -lmpfr -lgmp -lpthread -lm
+
+.PHONY: check audit check-bench
+
+HELP_LINES += "  make check       -- measure every kernel's max error against MPFR (build/check/<name>.json)"
+HELP_LINES += "  make audit       -- check, then collect every kernel's figures in build/audit.json and print the table"
+HELP_LINES += "  make check-bench -- time the exhaustive 32-bit sweep and the 64-bit random check rate"
+
+$(CHECK_DIR):
+	mkdir -p $@
+
+$(CHECK_DIR)/fastref.o: verify/fastref.c verify/fastref.h | $(CHECK_DIR)
+	$(CC) $(CHECK_CFLAGS) -c $< -o $@
+
+# $(1) = kernel name.  The ref header and the JSON are written to a
+# temporary file first so that a failed run leaves no stale target.
+define CHECK_KERNEL_RULES
+# The kernel's files come from the generator's stamp rule (mk/core.mk), so
+# a missing or stale kernel is rendered before it is checked.
+generated/$(1)/$(1).h generated/$(1)/$(1)_table.h generated/$(1)/fxp.h \
+		generated/$(1)/$(1).json: $(BUILD)/gen/$(1).stamp ;
+
+$(CHECK_DIR)/$(1)_ref.h: kernels/$(1).toml $(wildcard gen/*.py) | $(CHECK_DIR)
+	$(PY) -m gen mpfr-ref $$< > $$@.tmp && mv $$@.tmp $$@
+
+$(CHECK_DIR)/$(1).plan: generated/$(1)/$(1).json verify/plan.py | $(CHECK_DIR)
+	$(PY) verify/plan.py $$< -o $$@
+
+$(CHECK_DIR)/check_$(1): verify/check.c verify/fastref.h $(CHECK_DIR)/fastref.o \
+		generated/$(1)/$(1).h generated/$(1)/$(1)_table.h generated/$(1)/fxp.h \
+		$(CHECK_DIR)/$(1)_ref.h
+	$(CC) $(CHECK_CFLAGS) -Iverify -Igenerated/$(1) -I$(CHECK_DIR) \
+		-DKNAME=$(1) -DKUNAME=$(shell echo $(1) | tr a-z A-Z) \
+		-DKHEADER='"$(1).h"' -DREF_HEADER='"$(1)_ref.h"' \
+		$$< $(CHECK_DIR)/fastref.o -o $$@ $(CHECK_LIBS)
+
+$(CHECK_DIR)/$(1).json: $(CHECK_DIR)/check_$(1) $(CHECK_DIR)/$(1).plan
+	$$< --plan $(CHECK_DIR)/$(1).plan --threads $(CHECK_THREADS) $(CHECK_ARGS) --out $$@.tmp
+	mv $$@.tmp $$@
+endef
+$(foreach k,$(KERNELS),$(eval $(call CHECK_KERNEL_RULES,$(k))))
+
+check: $(foreach k,$(KERNELS),$(CHECK_DIR)/$(k).json)
+
+audit: check
+	$(PY) verify/audit.py --generated generated --check-dir $(CHECK_DIR) \
+		--out $(BUILD)/audit.json $(KERNELS)
+
+check-bench: $(foreach k,$(KERNELS),$(CHECK_DIR)/check_$(k) $(CHECK_DIR)/$(k).plan)
+	$(PY) verify/bench.py --check-dir $(CHECK_DIR) --threads $(CHECK_THREADS) $(KERNELS)

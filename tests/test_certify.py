@@ -1,0 +1,123 @@
+"""Certification: Gappa re-proves the evaluation bounds, Sollya cross-checks
+the approximation bounds, and both catch deliberately broken inputs."""
+
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+import sys
+import tempfile
+import unittest
+from fractions import Fraction
+from pathlib import Path
+
+from certify import sollya_check
+from tests.helpers import GENERATED, ROOT, shipped_kernels
+
+
+def _sidecar(name: str) -> dict:
+    return json.loads((GENERATED / name / f"{name}.json").read_text())
+
+
+def _certify(*sidecars: Path, build: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "certify.gappa_run", "--build", str(build), "--jobs", "2",
+                           *map(str, sidecars)], capture_output=True, text=True, cwd=ROOT, timeout=600)
+
+
+class GappaTest(unittest.TestCase):
+    def setUp(self) -> None:
+        self.tmp = tempfile.TemporaryDirectory()
+        self.dir = Path(self.tmp.name)
+
+    def tearDown(self) -> None:
+        self.tmp.cleanup()
+
+    def _write(self, data: dict) -> Path:
+        path = self.dir / f"{data['name']}.json"
+        path.write_text(json.dumps(data))
+        return path
+
+    def test_shipped_kernels_proven(self) -> None:
+        names = [n for n in shipped_kernels() if (GENERATED / n / f"{n}.json").exists()]
+        self.assertTrue(names, "no generated kernels to certify")
+        proc = _certify(*(GENERATED / n / f"{n}.json" for n in names), build=self.dir / "b")
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        for name in names:
+            summary = json.loads((self.dir / "b" / f"{name}.result.json").read_text())
+            for r in summary["results"]:
+                # Gappa's own enclosure must lie inside the interval it proved.
+                lo, hi = (sollya_check.dyadic(t) for t in r["gappa"])
+                self.assertGreaterEqual(lo, Fraction(r["generator"][0]))
+                self.assertLessEqual(hi, Fraction(r["generator"][1]))
+
+    def test_tightened_bound_fails(self) -> None:
+        """Broken control: eval_error_core of one segment shrunk by half."""
+        data = _sidecar("paper_m3")
+        data["name"] = "paper_m3_tight"
+        seg = data["segment_list"][3]
+        seg["eval_error_core"] = [repr(float(b) / 2) for b in seg["eval_error_core"]]
+        proc = _certify(self._write(data), build=self.dir / "b")
+        self.assertEqual(proc.returncode, 1, proc.stdout)
+        self.assertIn("FAIL paper_m3_tight segment 3", proc.stdout)
+        self.assertNotIn("segment 2:", proc.stdout)
+
+    def test_overflowing_coefficient_fails(self) -> None:
+        """Broken control: a constant so large that its sum wraps around 2^W."""
+        data = _sidecar("paper_x86")
+        data["name"] = "paper_x86_wrap"
+        add = next(n for n in data["nodes"] if n["kind"] == "add")
+        const = next(i for i in add["args"] if data["nodes"][i]["kind"] == "const")
+        power = data["nodes"][const]["power"]
+        data["segment_list"] = data["segment_list"][:1]
+        data["segment_list"][0]["coefficients"][power] = str((1 << 64) + (1 << 62))
+        proc = _certify(self._write(data), build=self.dir / "b")
+        self.assertEqual(proc.returncode, 1, proc.stdout)
+        self.assertIn("FAIL paper_x86_wrap segment 0", proc.stdout)
+
+    def test_bad_sidecar_one_line_error(self) -> None:
+        bad = self.dir / "bad.json"
+        bad.write_text(json.dumps({"name": "bad", "degree": 2}))
+        proc = _certify(bad, build=self.dir / "b")
+        self.assertEqual(proc.returncode, 2)
+        self.assertEqual(len(proc.stderr.strip().splitlines()), 1, proc.stderr)
+        proc = subprocess.run([sys.executable, "-m", "gen.gappa", str(self.dir / "missing.json")],
+                              capture_output=True, text=True, cwd=ROOT)
+        self.assertEqual(proc.returncode, 2)
+        self.assertEqual(len(proc.stderr.strip().splitlines()), 1, proc.stderr)
+
+
+class SollyaTest(unittest.TestCase):
+    def _check_all(self, name: str) -> None:
+        data = _sidecar(name)
+        results = sollya_check.check(data, range(len(data["segment_list"])))
+        for r in results:
+            with self.subTest(kernel=name, segment=r.index):
+                self.assertTrue(r.sound, f"{name} segment {r.index}: approx_bound {float(r.claimed):.9e} "
+                                         f"below Sollya's lower end {float(r.lower):.9e}")
+                self.assertTrue(r.tight, f"{name} segment {r.index}: approx_bound {float(r.claimed):.9e} "
+                                         f"above 1.01 x Sollya's upper end {float(r.upper):.9e}")
+
+    def test_paper_m3(self) -> None:
+        self._check_all("paper_m3")
+
+    def test_paper_x86(self) -> None:
+        self._check_all("paper_x86")
+
+    def test_facct(self) -> None:
+        self._check_all("facct")
+
+    def test_wrong_coefficient_caught(self) -> None:
+        """Broken control: a_1 off by 2^-20 relative makes sup |p - f| exceed the bound."""
+        data = _sidecar("paper_m3")
+        coeffs = sollya_check.polynomial(data, 0)
+        broken = copy.copy(coeffs)
+        broken[1] = coeffs[1] * (1 + Fraction(1, 1 << 20))
+        good, bad = sollya_check.check(data, [0]) + sollya_check.check(data, [0], {0: broken})[:1]
+        self.assertTrue(good.sound)
+        self.assertFalse(bad.sound)
+        self.assertGreater(bad.lower, 2 * bad.claimed)
+
+
+if __name__ == "__main__":
+    unittest.main()

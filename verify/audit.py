@@ -1,0 +1,195 @@
+"""Collect every kernel's figures into build/audit.json and print a table.
+
+For each kernel name it reads the generator's sidecar
+(generated/<name>/<name>.json) and the checker's result
+(build/check/<name>.json), and writes one entry:
+
+    {"name", "segments", "degree", "scale_bits", "word_bits", "table_bytes",
+     "eval": {"max_err_ulp", "worst_z", "inputs_checked", "exhaustive"},
+     "expm_p63": {"max_err_2p63", "log2_abs_err", "inputs_checked"} or null,
+     "falcon_budget_ok", ...optional fields...}
+
+Falcon's budget is 2^-43 absolute: a 64-bit kernel is judged on its
+expm_p63 error, a 32-bit kernel (no expm_p63) on its eval error.
+
+Extending: optional sidecar fields (OPTIONAL_SIDECAR_FIELDS) are copied into
+the entry when present, and a table column is a (title, dotted path, format)
+triple in COLUMNS; a column whose path no kernel has is left out.  A new
+figure (a proven bound, a constant-time verdict) therefore needs one line in
+each list, not new code.
+
+Usage: python3 verify/audit.py [--generated DIR] [--check-dir DIR]
+                               [--out FILE] NAME...
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from pathlib import Path
+from typing import Any, Callable, Union
+
+FALCON_BUDGET_LOG2 = -43.0
+
+SIDECAR_FIELDS = ("segments", "degree", "scale_bits", "word_bits", "table_bytes")
+EVAL_FIELDS = ("max_err_ulp", "worst_z", "inputs_checked", "exhaustive")
+EXPM_FIELDS = ("max_err_2p63", "log2_abs_err", "inputs_checked")
+# Copied from the sidecar into the entry, unchanged, when the sidecar has them.
+OPTIONAL_SIDECAR_FIELDS = ("bound",)
+
+
+class AuditError(ValueError):
+    """A kernel's sidecar or checker result is missing or malformed."""
+
+
+def _load(path: Path) -> dict[str, Any]:
+    try:
+        with path.open(encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, json.JSONDecodeError) as exc:
+        raise AuditError(f"{path}: {exc}") from exc
+    if not isinstance(data, dict):
+        raise AuditError(f"{path}: expected a JSON object")
+    return data
+
+
+def _pick(source: dict[str, Any], keys: tuple[str, ...], where: str) -> dict[str, Any]:
+    missing = [k for k in keys if k not in source]
+    if missing:
+        raise AuditError(f"{where}: missing {', '.join(missing)}")
+    return {k: source[k] for k in keys}
+
+
+def judged_log2_error(entry: dict[str, Any]) -> float:
+    """log2 of the absolute error Falcon's budget is judged on (-inf: zero error)."""
+    if entry["expm_p63"] is not None:
+        value = entry["expm_p63"]["log2_abs_err"]
+        return -math.inf if value is None else float(value)
+    ulp = entry["eval"]["max_err_ulp"]
+    return math.log2(ulp) - entry["scale_bits"] if ulp > 0 else -math.inf
+
+
+def kernel_entry(name: str, generated: Path, check_dir: Path) -> dict[str, Any]:
+    """The audit entry of one kernel."""
+    sidecar_path = generated / name / f"{name}.json"
+    check_path = check_dir / f"{name}.json"
+    sidecar = _load(sidecar_path)
+    check = _load(check_path)
+    entry: dict[str, Any] = {"name": name}
+    entry.update(_pick(sidecar, SIDECAR_FIELDS, str(sidecar_path)))
+    if not isinstance(check.get("eval"), dict) or "expm_p63" not in check:
+        raise AuditError(f"{check_path}: needs \"eval\" and \"expm_p63\"")
+    entry["eval"] = _pick(check["eval"], EVAL_FIELDS, f"{check_path} eval")
+    expm = check["expm_p63"]
+    entry["expm_p63"] = None if expm is None else _pick(expm, EXPM_FIELDS,
+                                                         f"{check_path} expm_p63")
+    if (expm is None) != (entry["word_bits"] == 32):
+        raise AuditError(f"{check_path}: expm_p63 must be null exactly for 32-bit kernels")
+    entry["falcon_budget_ok"] = judged_log2_error(entry) <= FALCON_BUDGET_LOG2
+    for key in OPTIONAL_SIDECAR_FIELDS:
+        if key in sidecar:
+            entry[key] = sidecar[key]
+    return entry
+
+
+def lookup(entry: dict[str, Any], path: str) -> Any:
+    """entry["a"]["b"] for path "a.b"; KeyError when any step is missing or null."""
+    value: Any = entry
+    for part in path.split("."):
+        if not isinstance(value, dict) or value.get(part) is None:
+            raise KeyError(path)
+        value = value[part]
+    return value
+
+
+def _num(fmt: str) -> Callable[[Any], str]:
+    return lambda v: format(v, fmt)
+
+
+def _e63_of_eval(entry: dict[str, Any]) -> float:
+    return entry["eval"]["max_err_ulp"] * 2.0 ** (63 - entry["scale_bits"])
+
+
+def _log2(v: float) -> str:
+    return "-inf" if math.isinf(v) else f"{v:.2f}"
+
+
+def within_bound(entry: dict[str, Any]) -> bool | None:
+    """Measured errors <= the proven bounds the sidecar states (None: no bound).
+
+    A measured error above a proven bound means the bound or the checker is
+    wrong, so the table shows it."""
+    pairs = (("eval.max_err_ulp", "bound.eval_ulp"),
+             ("expm_p63.max_err_2p63", "bound.expm_p63_2p63"))
+    verdicts = []
+    for measured, bound in pairs:
+        try:
+            verdicts.append(lookup(entry, measured) <= lookup(entry, bound))
+        except KeyError:
+            continue
+    return all(verdicts) if verdicts else None
+
+
+# (title, dotted path or callable, formatter).
+Column = tuple[str, Union[str, Callable[[dict[str, Any]], Any]], Callable[[Any], str]]
+COLUMNS: list[Column] = [
+    ("name", "name", str),
+    ("segs", "segments", str),
+    ("deg", "degree", str),
+    ("S", "scale_bits", str),
+    ("W", "word_bits", str),
+    ("table B", "table_bytes", str),
+    ("eval err 2^-S", "eval.max_err_ulp", _num(".6g")),
+    ("eval err 2^-63", _e63_of_eval, _num(".6g")),
+    ("expm err 2^-63", "expm_p63.max_err_2p63", _num(".6g")),
+    ("log2 abs err", judged_log2_error, _log2),
+    ("bound 2^-S", "bound.eval_ulp", _num(".6g")),
+    ("bound expm 2^-63", "bound.expm_p63_2p63", _num(".6g")),
+    ("<= bound", within_bound, lambda v: "yes" if v else "NO"),
+    ("exhaustive", "eval.exhaustive", lambda v: "yes" if v else "no"),
+    ("budget 2^-43", "falcon_budget_ok", lambda v: "ok" if v else "FAIL"),
+]
+
+
+def _cell(entry: dict[str, Any], column: Column) -> str | None:
+    _, path, fmt = column
+    try:
+        value = path(entry) if callable(path) else lookup(entry, path)
+    except KeyError:
+        return None
+    return None if value is None else fmt(value)
+
+
+def render_table(entries: list[dict[str, Any]]) -> str:
+    """A plain-text table; columns no kernel has are left out."""
+    cells = [[_cell(e, c) for c in COLUMNS] for e in entries]
+    keep = [i for i in range(len(COLUMNS)) if any(row[i] is not None for row in cells)]
+    rows = [[COLUMNS[i][0] for i in keep]]
+    rows += [[row[i] if row[i] is not None else "-" for i in keep] for row in cells]
+    widths = [max(len(r[j]) for r in rows) for j in range(len(keep))]
+    lines = ["  ".join(text.rjust(w) for text, w in zip(r, widths)) for r in rows]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("names", nargs="+", help="kernel names")
+    parser.add_argument("--generated", type=Path, default=Path("generated"))
+    parser.add_argument("--check-dir", type=Path, default=Path("build/check"))
+    parser.add_argument("--out", type=Path, default=Path("build/audit.json"))
+    args = parser.parse_args(argv)
+    try:
+        entries = [kernel_entry(n, args.generated, args.check_dir) for n in args.names]
+    except AuditError as exc:
+        print(f"audit: error: {exc}", file=sys.stderr)
+        return 2
+    print(render_table(entries))
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps({"kernels": entries}, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
