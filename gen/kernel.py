@@ -56,6 +56,18 @@ class SegmentReport:
             return None
         return max(-self.expm_interval[0], self.expm_interval[1])
 
+    grid_distance: Optional[Fraction] = None   # |target(x_first) - nearest point of a_0's grid|
+
+    @property
+    def quantization_ratio(self) -> Optional[float]:
+        """Proven |p_q - f| over max(real minimax error, grid distance of the
+        constant coefficient): how much the quantized polynomial loses to
+        rounding, against what no choice of rounding can avoid."""
+        if self.minimax_error is None or self.grid_distance is None:
+            return None
+        floor = max(Fraction(self.minimax_error), self.grid_distance)
+        return float(self.approx.bound / floor) if floor > 0 else None
+
 
 @dataclass(frozen=True)
 class Kernel:
@@ -226,7 +238,7 @@ def build(cfg: KernelConfig, progress: Callable[[str], None] = lambda _: None) -
     for s, minimax, iterations, extrema, approx, eps in reports:
         eval_iv, expm_iv = _total_intervals(cfg, qz, approx, eps)
         final.append(SegmentReport(s.index, s.z_first, s.z_last, minimax, iterations, approx, eps,
-                                   eval_iv, expm_iv, extrema))
+                                   eval_iv, expm_iv, extrema, _grid_distance(cfg, seg, s, qz)))
     kernel = Kernel(cfg, seg, qz, tuple(final), reoptimized)
     _check_budget(kernel)
     _self_check(kernel)
@@ -284,7 +296,12 @@ def _reoptimize_segment(cfg: KernelConfig, seg: Segmentation, s: Segment, row: l
     with mpmath.workdps(min(cfg.precision_digits, 40)):
         fn = target_function(cfg, Fraction(s.z_first, 1 << W), g)
         b = mpmath.mpf(v_max.numerator) / v_max.denominator
+        # Also: the coarsest rounding first (largest grid step times v_max^j),
+        # so that the others can absorb it.
+        coarse = sorted(range(d + 1), key=lambda j: -(Fraction(1) / Fraction(2) ** scales[j]) * v_max ** j)
         orders: list[list[tuple[int, Optional[int]]]] = [top_down]
+        if coarse != list(range(d, -1, -1)):
+            orders.append([(j, None) for j in coarse])
         step0 = Fraction(1) / Fraction(2) ** scales[0]
         minimax = _estimated_error(fn, b, row)
         tolerance = mpf_to_fraction(minimax) / 64
@@ -314,6 +331,8 @@ def _reoptimize(cfg: KernelConfig, seg: Segmentation, qz: quantize.Quantized,
 
     * highest power first, the constant last (its rounding error, at most
       half its grid step, then adds to the minimax error);
+    * the coarsest rounding first (grid step times v_max^j), so that the
+      finer coefficients absorb it;
     * when the constant's grid step is coarse compared with the minimax
       error, the constant first -- both grid neighbours of its minimax value
       -- then the others with fits constrained to keep it.
@@ -365,6 +384,16 @@ def _centre(cfg: KernelConfig, seg: Segmentation, qz: quantize.Quantized, report
         new_reports.append([s, minimax, iterations, extrema, approx.shifted(change),
                             quantize.eval_error(moved, s.index, v_max)])
     return moved, new_reports
+
+
+def _grid_distance(cfg: KernelConfig, seg: Segmentation, s: Segment, qz: quantize.Quantized) -> Fraction:
+    """Distance from the target function at the segment's start to the grid
+    of the constant coefficient (step 2^-s_0), from a 60-digit value."""
+    with mpmath.workdps(60):
+        value = mpf_to_fraction(target_function(cfg, Fraction(s.z_first, 1 << cfg.word_bits),
+                                                seg.pre_shift)(mpmath.mpf(0)))
+    scaled = value * Fraction(2) ** qz.const_scales[0]
+    return abs(scaled - quantize.round_nearest(scaled)) / Fraction(2) ** qz.const_scales[0]
 
 
 def _core_interval(qz: quantize.Quantized, approx: bounds.ApproxBound,

@@ -244,6 +244,13 @@ def sidecar(k: Kernel, ctx: dict[str, Any]) -> str:
                   "expm_p63_2p63": float(ctx["expm_bound"]) if ctx["expm_bound"] else None,
                   "method": "proven: Taylor-model approximation bound + exact interval "
                             "propagation of every truncation (docs/error-model.md)"},
+        "quantization": {
+            "target_ratio": 1.25,
+            "max_ratio": max((s.quantization_ratio for s in k.segments if s.quantization_ratio is not None),
+                             default=None),
+            "meaning": "proven |p - f| / max(real minimax error, distance of f at the segment start to "
+                       "the constant coefficient's grid), per segment",
+        },
         "segment_list": [{
             "index": s.index, "z_first": str(s.z_first), "z_last": str(s.z_last),
             "t_max": str(s.z_last - s.z_first),
@@ -253,6 +260,7 @@ def sidecar(k: Kernel, ctx: dict[str, Any]) -> str:
             "node_ranges": [[str(lo), str(hi)] for lo, hi in qz.ranges[s.index]],
             "minimax_error": s.minimax_error, "remez_iterations": s.remez_iterations,
             "approx_bound": float(round_up(s.approx.bound)),
+            "quantization_ratio": s.quantization_ratio,
             "eval_bound_ulp": float(round_up(s.eval_bound_ulp)),
             "expm_bound_2p63": float(round_up(s.expm_bound_2p63)) if s.expm_bound_2p63 is not None else None,
             "error_extrema_z": [str(z) for z in s.extrema_z],

@@ -58,6 +58,7 @@ check: $(foreach k,$(KERNELS),$(CHECK_DIR)/$(k).json)
 
 audit: check
 	$(PY) verify/audit.py --generated generated --check-dir $(CHECK_DIR) \
+		--ct $(BUILD)/ct.json --berexp $(BUILD)/berexp.json \
 		--out $(BUILD)/audit.json $(KERNELS)
 
 check-bench: $(foreach k,$(KERNELS),$(CHECK_DIR)/check_$(k) $(CHECK_DIR)/$(k).plan)

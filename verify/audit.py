@@ -93,6 +93,41 @@ def kernel_entry(name: str, generated: Path, check_dir: Path) -> dict[str, Any]:
     return entry
 
 
+def merge_reports(entries: list[dict[str, Any]], ct_path: Path | None, berexp_path: Path | None) -> None:
+    """Copy each kernel's constant-time verdict (build/ct.json, `make ct`) and
+    its expected BerExp decision flips per signature (build/berexp.json,
+    `make berexp`) into its entry, when those reports exist."""
+    if ct_path is not None and ct_path.is_file():
+        ct = {k["name"]: k for k in _load(ct_path).get("kernels", [])}
+        for entry in entries:
+            if entry["name"] in ct:
+                entry["constant_time"] = {key: ct[entry["name"]].get(key) for key in
+                                          ("constant_time", "table_access", "valgrind_reports",
+                                           "ttest_max_t", "cond_branches", "indexed_loads")}
+    if berexp_path is not None and berexp_path.is_file():
+        berexp = {k["name"]: k for k in _load(berexp_path).get("kernels", [])}
+        for entry in entries:
+            item = berexp.get(entry["name"])
+            if item is not None:
+                entry["berexp"] = {
+                    "draws": _load(berexp_path).get("draws"),
+                    "decision_diffs_vs_reference": item["measured"]["decision_diffs"],
+                    "bytes_diffs_vs_reference": item["measured"]["bytes_diffs"],
+                    "expected_flips_per_signature_vs_exact": item["per_call"]["bound_2p63"][
+                        "per_signature_vs_exact_bound"],
+                }
+
+
+def tightness(entry: dict[str, Any]) -> float | None:
+    """Proven bound / measured maximum of the error Falcon's budget is judged on."""
+    try:
+        if entry["expm_p63"] is not None:
+            return lookup(entry, "bound.expm_p63_2p63") / lookup(entry, "expm_p63.max_err_2p63")
+        return lookup(entry, "bound.eval_ulp") / lookup(entry, "eval.max_err_ulp")
+    except (KeyError, ZeroDivisionError):
+        return None
+
+
 def lookup(entry: dict[str, Any], path: str) -> Any:
     """entry["a"]["b"] for path "a.b"; KeyError when any step is missing or null."""
     value: Any = entry
@@ -147,6 +182,9 @@ COLUMNS: list[Column] = [
     ("bound 2^-S", "bound.eval_ulp", _num(".6g")),
     ("bound expm 2^-63", "bound.expm_p63_2p63", _num(".6g")),
     ("<= bound", within_bound, lambda v: "yes" if v else "NO"),
+    ("proven/meas", tightness, _num(".3g")),
+    ("const-time", "constant_time.constant_time", lambda v: "yes" if v else "NO"),
+    ("flips/sig n=1024", "berexp.expected_flips_per_signature_vs_exact.1024", _num(".2g")),
     ("exhaustive", "eval.exhaustive", lambda v: "yes" if v else "no"),
     ("budget 2^-43", "falcon_budget_ok", lambda v: "ok" if v else "FAIL"),
 ]
@@ -179,9 +217,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--generated", type=Path, default=Path("generated"))
     parser.add_argument("--check-dir", type=Path, default=Path("build/check"))
     parser.add_argument("--out", type=Path, default=Path("build/audit.json"))
+    parser.add_argument("--ct", type=Path, default=None, help="build/ct.json, merged if present")
+    parser.add_argument("--berexp", type=Path, default=None, help="build/berexp.json, merged if present")
     args = parser.parse_args(argv)
     try:
         entries = [kernel_entry(n, args.generated, args.check_dir) for n in args.names]
+        merge_reports(entries, args.ct, args.berexp)
     except AuditError as exc:
         print(f"audit: error: {exc}", file=sys.stderr)
         return 2

@@ -35,9 +35,9 @@
  *   coefficients re-optimized after rounding (evaluation-aware): yes
  *   table: 112 bytes, access none
  *   real-coefficient minimax error (max over segments): 3.5789e-22
- *   proven |p - f| of the quantized polynomials (max over segments): 5.52936e-21
- *   proven bound of _eval: 0.843823 units of 2^-63
- *   proven bound of _expm_p63: 0.843823 units of 2^-63
+ *   proven |p - f| of the quantized polynomials (max over segments): 3.88262e-22
+ *   proven bound of _eval: 0.801803 units of 2^-63
+ *   proven bound of _expm_p63: 0.801803 units of 2^-63
  *   (bounds: gen/bounds.py, docs/error-model.md)
  */
 #ifndef FALCON_X86_H
@@ -64,8 +64,8 @@
  *   falcon_x86_eval:      |eval(z) - f(z / 2^64) * 2^63| <= FALCON_X86_ERR_BOUND_ULP units of 2^-63
  *   falcon_x86_expm_p63:  |expm(z, w) - (w / 2^64) f(z / 2^64) 2^63| <= FALCON_X86_EXPM_P63_ERR_BOUND units of 2^-63
  */
-#define FALCON_X86_ERR_BOUND_ULP 0.843823
-#define FALCON_X86_EXPM_P63_ERR_BOUND 0.843823
+#define FALCON_X86_ERR_BOUND_ULP 0.801803
+#define FALCON_X86_EXPM_P63_ERR_BOUND 0.801803
 
 /*
  * falcon_x86_core(z): the polynomial of z's segment, evaluated in fixed point.
@@ -90,34 +90,34 @@ static inline fxp_wide falcon_x86_core(uint64_t z)
     const uint64_t *k = falcon_x86_coeffs[0];
     uint64_t T = u;
     fxp_wide m3 = fxp_wide_mul(k[1], T);  /* a1*v: +U 2^-128, U in [0x00000000000000000000000000000000, 0xb17217f7d1cf79a83a37a020b8c21954] */
-    fxp_wide p0_1 = fxp_wide_add(fxp_wide_of(k[0]), m3);  /* p0_1: +U 2^-128, U in [0x000000000000000017551baae87cdcbc, 0xb17217f7d1cf79a8518cbbcba13ef610] */
-    uint64_t m7 = fxp_mulhi64(k[3], T);  /* a3*v: +U 2^-66, U in [0x0000000000000000, 0x764c0ffa8bdf18f3] */
-    uint64_t p2_3 = k[2] - (m7 >> 1);  /* p2_3: -U 2^-65, U in [0xc4d9f802ba1070c6, 0xfffffffffffffd3f] */
-    uint64_t m11 = fxp_mulhi64(k[5], T);  /* a5*v: +U 2^-70, U in [0x0000000000000000, 0x5ea33ffb9b5a82b5] */
-    uint64_t p4_5 = k[4] - (m11 >> 2);  /* p4_5: -U 2^-68, U in [0x9301daabc3965706, 0xaaaaaaaaaa6cf7b3] */
-    uint64_t m15 = fxp_mulhi64(k[7], T);  /* a7*v: +U 2^-76, U in [0x0000000000000000, 0x9035b68a8c4a8c3e] */
-    uint64_t p6_7 = k[6] - (m15 >> 3);  /* p6_7: -U 2^-73, U in [0xa404a9e21a44565a, 0xb60b60b36bcda7e1] */
-    uint64_t m19 = fxp_mulhi64(k[9], T);  /* a9*v: +U 2^-82, U in [0x0000000000000000, 0x802f18ee60ff2b4b] */
-    uint64_t p8_9 = k[8] - (m19 >> 3);  /* p8_9: -U 2^-79, U in [0xc00711c7efaa9d82, 0xd00cf4e5bbca82eb] */
-    uint64_t m23 = fxp_mulhi64(k[11], T);  /* a11*v: +U 2^-89, U in [0x0000000000000000, 0x94761c7b9ddb3f09] */
-    uint64_t p10_11 = k[10] - (m23 >> 4);  /* p10_11: -U 2^-85, U in [0x8a9dde02c1a2c240, 0x93e53fca7b807630] */
-    uint64_t m27 = fxp_mulhi64(k[13], T);  /* a13*v: +U 2^-97, U in [0x0000000000000000, 0xad7b4c390618b096] */
-    uint64_t p12_13 = k[12] - (m27 >> 5);  /* p12_13: -U 2^-92, U in [0x837eff623e50f689, 0x88ead9c40681bc0d] */
+    fxp_wide p0_1 = fxp_wide_add(fxp_wide_of(k[0]), m3);  /* p0_1: +U 2^-128, U in [0x000000000000000001d14e9948208556, 0xb17217f7d1cf79a83c08eeba00e29eaa] */
+    uint64_t m7 = fxp_mulhi64(k[3], T);  /* a3*v: +U 2^-66, U in [0x0000000000000000, 0x764c0ffa8bdf10dc] */
+    uint64_t p2_3 = k[2] - (m7 >> 1);  /* p2_3: -U 2^-65, U in [0xc4d9f802ba1074a5, 0xfffffffffffffd13] */
+    uint64_t m11 = fxp_mulhi64(k[5], T);  /* a5*v: +U 2^-70, U in [0x0000000000000000, 0x5ea33ffb9afe5b2c] */
+    uint64_t p4_5 = k[4] - (m11 >> 2);  /* p4_5: -U 2^-68, U in [0x9301daabc3aa2e08, 0xaaaaaaaaaa69c4d3] */
+    uint64_t m15 = fxp_mulhi64(k[7], T);  /* a7*v: +U 2^-76, U in [0x0000000000000000, 0x9035b687e54fdd91] */
+    uint64_t p6_7 = k[6] - (m15 >> 3);  /* p6_7: -U 2^-73, U in [0xa404a9e253899579, 0xb60b60b35033912b] */
+    uint64_t m19 = fxp_mulhi64(k[9], T);  /* a9*v: +U 2^-82, U in [0x0000000000000000, 0x802f14c5e4d1ce39] */
+    uint64_t p8_9 = k[8] - (m19 >> 3);  /* p8_9: -U 2^-79, U in [0xc00711f058996c4c, 0xd00cf4891533a613] */
+    uint64_t m23 = fxp_mulhi64(k[11], T);  /* a11*v: +U 2^-89, U in [0x0000000000000000, 0x947381b3a9cbecd9] */
+    uint64_t p10_11 = k[10] - (m23 >> 4);  /* p10_11: -U 2^-85, U in [0x8a9dc4ba7a4b32cd, 0x93e4fcd5b4e7f19a] */
+    uint64_t m27 = fxp_mulhi64(k[13], T);  /* a13*v: +U 2^-97, U in [0x0000000000000000, 0xad2b1f7b691cbbed] */
+    uint64_t p12_13 = k[12] - (m27 >> 5);  /* p12_13: -U 2^-92, U in [0x8371d0e2f59b8d78, 0x88db29ded0e47357] */
     uint64_t m29 = fxp_mulhi64(T, T);  /* v^2: +U 2^-64, U in [0x0000000000000000, 0x7afef7fe0b163aa0] */
-    fxp_wide m30 = fxp_wide_mul(p2_3, m29);  /* v^2*q: -U 2^-129, U in [0x00000000000000000000000000000000, 0x60461fe0771321fd002f717d41102f20] */
-    fxp_wide q2_0 = fxp_wide_sub(p0_1, fxp_wide_shr(m30, 1));  /* q2_0: +U 2^-128, U in [0x000000000000000017551baae87cdcbc, 0x87a2071f6fffd595ab51aec5a25c8e32] */
-    uint64_t m32 = fxp_mulhi64(p6_7, m29);  /* v^2*q: -U 2^-73, U in [0x0000000000000000, 0x4f51e797008c9ed0] */
-    uint64_t q2_1 = p4_5 + (m32 >> 5);  /* q2_1: -U 2^-68, U in [0x952f461a3167786a, 0xaaaaaaaaaa6cf7b3] */
-    uint64_t m34 = fxp_mulhi64(p10_11, m29);  /* v^2*q: -U 2^-85, U in [0x0000000000000000, 0x42dd679f69cc9101] */
-    uint64_t q2_2 = p8_9 + (m34 >> 6);  /* q2_2: -U 2^-79, U in [0xc0f29d8bb63142a9, 0xd00cf4e5bbca82eb] */
+    fxp_wide m30 = fxp_wide_mul(p2_3, m29);  /* v^2*q: -U 2^-129, U in [0x00000000000000000000000000000000, 0x60461fe0771323bbd2705a6187d12860] */
+    fxp_wide q2_0 = fxp_wide_sub(p0_1, fxp_wide_shr(m30, 1));  /* q2_0: +U 2^-128, U in [0x000000000000000001d14e9948208556, 0x87a2071f6fffd4c316d390763cc58171] */
+    uint64_t m32 = fxp_mulhi64(p6_7, m29);  /* v^2*q: -U 2^-73, U in [0x0000000000000000, 0x4f51e79719a1a3c8] */
+    uint64_t q2_1 = p4_5 + (m32 >> 5);  /* q2_1: -U 2^-68, U in [0x952f461a323df201, 0xaaaaaaaaaa69c4d3] */
+    uint64_t m34 = fxp_mulhi64(p10_11, m29);  /* v^2*q: -U 2^-85, U in [0x0000000000000000, 0x42dd5a47dfa0f3c5] */
+    uint64_t q2_2 = p8_9 + (m34 >> 6);  /* q2_2: -U 2^-79, U in [0xc0f29d892908291e, 0xd00cf4891533a613] */
     uint64_t m36 = fxp_mulhi64(m29, m29);  /* v^4: +U 2^-64, U in [0x0000000000000000, 0x3b18024f2eeb657b] */
-    fxp_wide m37 = fxp_wide_mul(q2_1, m36);  /* v^4*q: -U 2^-132, U in [0x00000000000000000000000000000000, 0x22d522e2a61747d7584998f5e17decd3] */
-    fxp_wide q4_0 = fxp_wide_sub(q2_0, fxp_wide_shr(m37, 4));  /* q4_0: +U 2^-128, U in [0x000000000000000017551baae87cdcbc, 0x85f3423a13da76e51b7b1b9c5410b7df] */
-    uint64_t m39 = fxp_mulhi64(p12_13, m36);  /* v^4*q: -U 2^-92, U in [0x0000000000000000, 0x1e6db8b2ddf8816b] */
-    uint64_t q4_1 = q2_2 + (m39 >> 13);  /* q4_1: -U 2^-79, U in [0xc0f35b647c274a9e, 0xd00cf4e5bbca82eb] */
+    fxp_wide m37 = fxp_wide_mul(q2_1, m36);  /* v^4*q: -U 2^-132, U in [0x00000000000000000000000000000000, 0x22d522e2a649dc92ec3eb401e59f7801] */
+    fxp_wide q4_0 = fxp_wide_sub(q2_0, fxp_wide_shr(m37, 4));  /* q4_0: +U 2^-128, U in [0x000000000000000001d14e9948208556, 0x85f3423a13d80ac738dd969341d757b9] */
+    uint64_t m39 = fxp_mulhi64(p12_13, m36);  /* v^4*q: -U 2^-92, U in [0x0000000000000000, 0x1e6aa4e8f0828f6b] */
+    uint64_t q4_1 = q2_2 + (m39 >> 13);  /* q4_1: -U 2^-79, U in [0xc0f35b4ee714a1ab, 0xd00cf4891533a613] */
     uint64_t m41 = fxp_mulhi64(m36, m36);  /* v^8: +U 2^-64, U in [0x0000000000000000, 0x0da41350ee7ea223] */
-    fxp_wide m42 = fxp_wide_mul(q4_1, m41);  /* v^8*q: -U 2^-143, U in [0x00000000000000000000000000000000, 0x0a56c7b73d2109e4158faf5a051c9901] */
-    fxp_wide q8_0 = fxp_wide_sub(q4_0, fxp_wide_shr(m42, 15));  /* q8_0: +U 2^-128, U in [0x000000000000000017551baae87cdcbc, 0x85f335a896ec58e6edd26ad8f262ec58] */
+    fxp_wide m42 = fxp_wide_mul(q4_1, m41);  /* v^8*q: -U 2^-143, U in [0x00000000000000000000000000000000, 0x0a56c7b4d039e6aa24b628f1a9d10deb] */
+    fxp_wide q8_0 = fxp_wide_sub(q4_0, fxp_wide_shr(m42, 15));  /* q8_0: +U 2^-128, U in [0x000000000000000001d14e9948208556, 0x85f335a896eb54acae28145fae155cfd] */
     return q8_0;
 }
 

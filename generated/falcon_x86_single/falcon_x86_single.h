@@ -35,9 +35,9 @@
  *   coefficients re-optimized after rounding (evaluation-aware): yes
  *   table: 112 bytes, access none
  *   real-coefficient minimax error (max over segments): 3.5789e-22
- *   proven |p - f| of the quantized polynomials (max over segments): 5.52936e-21
- *   proven bound of _eval: 0.935033 units of 2^-63
- *   proven bound of _expm_p63: 0.935033 units of 2^-63
+ *   proven |p - f| of the quantized polynomials (max over segments): 3.88262e-22
+ *   proven bound of _eval: 0.893013 units of 2^-63
+ *   proven bound of _expm_p63: 0.893013 units of 2^-63
  *   (bounds: gen/bounds.py, docs/error-model.md)
  */
 #ifndef FALCON_X86_SINGLE_H
@@ -64,8 +64,8 @@
  *   falcon_x86_single_eval:      |eval(z) - f(z / 2^64) * 2^63| <= FALCON_X86_SINGLE_ERR_BOUND_ULP units of 2^-63
  *   falcon_x86_single_expm_p63:  |expm(z, w) - (w / 2^64) f(z / 2^64) 2^63| <= FALCON_X86_SINGLE_EXPM_P63_ERR_BOUND units of 2^-63
  */
-#define FALCON_X86_SINGLE_ERR_BOUND_ULP 0.935033
-#define FALCON_X86_SINGLE_EXPM_P63_ERR_BOUND 0.935033
+#define FALCON_X86_SINGLE_ERR_BOUND_ULP 0.893013
+#define FALCON_X86_SINGLE_EXPM_P63_ERR_BOUND 0.893013
 
 /*
  * falcon_x86_single_core(z): the polynomial of z's segment, evaluated in fixed point.
@@ -89,32 +89,32 @@ static inline fxp_wide falcon_x86_single_core(uint64_t z)
     uint64_t u = z;
     const uint64_t *k = falcon_x86_single_coeffs[0];
     uint64_t T = u;
-    uint64_t m3 = fxp_mulhi64(k[13], T);  /* v*y13: +U 2^-97, U in [0x0000000000000000, 0xad7b4c390618b096] */
-    uint64_t y12 = k[12] - (m3 >> 5);  /* y12: -U 2^-92, U in [0x837eff623e50f689, 0x88ead9c40681bc0d] */
-    uint64_t m6 = fxp_mulhi64(y12, T);  /* v*y12: -U 2^-92, U in [0x0000000000000000, 0x5b5ed34b96e26b0c] */
-    uint64_t y11 = k[11] - (m6 >> 3);  /* y11: +U 2^-89, U in [0xcac360047e0347b2, 0xd62f3a6df0df9513] */
-    uint64_t m9 = fxp_mulhi64(y11, T);  /* v*y11: +U 2^-89, U in [0x0000000000000000, 0x8d09157c2fe32db7] */
-    uint64_t y10 = k[10] - (m9 >> 4);  /* y10: -U 2^-85, U in [0x8b14ae72b8824355, 0x93e53fca7b807630] */
-    uint64_t m12 = fxp_mulhi64(y10, T);  /* v*y10: -U 2^-85, U in [0x0000000000000000, 0x60c9c0dc25c73db1] */
-    uint64_t y9 = k[9] - (m12 >> 3);  /* y9: +U 2^-82, U in [0xacd4f587641c69f4, 0xb8ee2da2e8d551aa] */
-    uint64_t m15 = fxp_mulhi64(y9, T);  /* v*y9: +U 2^-82, U in [0x0000000000000000, 0x78546b2e4198d46f] */
-    uint64_t y8 = k[8] - (m15 >> 3);  /* y8: -U 2^-79, U in [0xc102677ff397685e, 0xd00cf4e5bbca82eb] */
-    uint64_t m18 = fxp_mulhi64(y8, T);  /* v*y8: -U 2^-79, U in [0x0000000000000000, 0x867311163c46f06a] */
-    uint64_t y7 = k[7] - (m18 >> 3);  /* y7: +U 2^-76, U in [0xbf3e9e422d3e87ae, 0xd00d0064f4c765bb] */
-    uint64_t m21 = fxp_mulhi64(y7, T);  /* v*y7: +U 2^-76, U in [0x0000000000000000, 0x854f64ab2d67677a] */
-    uint64_t y6 = k[6] - (m21 >> 3);  /* y6: -U 2^-73, U in [0xa561741e0620baf2, 0xb60b60b36bcda7e1] */
-    uint64_t m24 = fxp_mulhi64(y6, T);  /* v*y6: -U 2^-73, U in [0x0000000000000000, 0x736231879126cc54] */
-    uint64_t y5 = k[5] - (m24 >> 3);  /* y5: +U 2^-70, U in [0x7a1c42578b371814, 0x888888887d5bf19e] */
-    uint64_t m27 = fxp_mulhi64(y5, T);  /* v*y5: +U 2^-70, U in [0x0000000000000000, 0x554c5b231cd56ed9] */
-    uint64_t y4 = k[4] - (m27 >> 2);  /* y4: -U 2^-68, U in [0x955793e1e3379bfd, 0xaaaaaaaaaa6cf7b3] */
-    uint64_t m30 = fxp_mulhi64(y4, T);  /* v*y4: -U 2^-68, U in [0x0000000000000000, 0x68816257182a3b67] */
-    uint64_t y3 = k[3] - (m30 >> 2);  /* y3: +U 2^-66, U in [0x908a5214e49f4fb0, 0xaaaaaaaaaaa9de89] */
-    uint64_t m33 = fxp_mulhi64(y3, T);  /* v*y3: +U 2^-66, U in [0x0000000000000000, 0x656e02dca800f436] */
-    uint64_t y2 = k[2] - (m33 >> 1);  /* y2: -U 2^-65, U in [0xcd48fe91abff8324, 0xfffffffffffffd3f] */
-    uint64_t m36 = fxp_mulhi64(y2, T);  /* v*y2: -U 2^-65, U in [0x0000000000000000, 0x90cbaac7369be6db] */
-    uint64_t y1 = k[1] - (m36 >> 1);  /* y1: +U 2^-64, U in [0xb79a2a9c64b20c8f, 0xfffffffffffffffc] */
-    fxp_wide m39 = fxp_wide_mul(y1, T);  /* v*y1: +U 2^-128, U in [0x00000000000000000000000000000000, 0x8312efe1a92bde6e1b5f10031cde18de] */
-    fxp_wide y0 = fxp_wide_add(fxp_wide_of(k[0]), m39);  /* y0: +U 2^-128, U in [0x000000000000000017551baae87cdcbc, 0x8312efe1a92bde6e32b42bae055af59a] */
+    uint64_t m3 = fxp_mulhi64(k[13], T);  /* v*y13: +U 2^-97, U in [0x0000000000000000, 0xad2b1f7b691cbbed] */
+    uint64_t y12 = k[12] - (m3 >> 5);  /* y12: -U 2^-92, U in [0x8371d0e2f59b8d78, 0x88db29ded0e47357] */
+    uint64_t m6 = fxp_mulhi64(y12, T);  /* v*y12: -U 2^-92, U in [0x0000000000000000, 0x5b5595bd02b1288f] */
+    uint64_t y11 = k[11] - (m6 >> 3);  /* y11: +U 2^-89, U in [0xcac0c5c01bf3a73c, 0xd62b7877bc49cc4d] */
+    uint64_t m9 = fxp_mulhi64(y11, T);  /* v*y11: +U 2^-89, U in [0x0000000000000000, 0x8d0739450b0f7903] */
+    uint64_t y10 = k[10] - (m9 >> 4);  /* y10: -U 2^-85, U in [0x8b1489416436fa0a, 0x93e4fcd5b4e7f19a] */
+    uint64_t m12 = fxp_mulhi64(y10, T);  /* v*y10: -U 2^-85, U in [0x0000000000000000, 0x60c9a54326586cb3] */
+    uint64_t y9 = k[9] - (m12 >> 3);  /* y9: +U 2^-82, U in [0xacd4f2fac9d820d7, 0xb8ee27a32ea32e6d] */
+    uint64_t m15 = fxp_mulhi64(y9, T);  /* v*y9: +U 2^-82, U in [0x0000000000000000, 0x7854691f7670b994] */
+    uint64_t y8 = k[8] - (m15 >> 3);  /* y8: -U 2^-79, U in [0xc102676526658ee1, 0xd00cf4891533a613] */
+    uint64_t m18 = fxp_mulhi64(y8, T);  /* v*y8: -U 2^-79, U in [0x0000000000000000, 0x867310fade6c1bde] */
+    uint64_t y7 = k[7] - (m18 >> 3);  /* y7: +U 2^-76, U in [0xbf3e9e41c56a8864, 0xd00d006121380bdf] */
+    uint64_t m21 = fxp_mulhi64(y7, T);  /* v*y7: +U 2^-76, U in [0x0000000000000000, 0x854f64aa09e46939] */
+    uint64_t y6 = k[6] - (m21 >> 3);  /* y6: -U 2^-73, U in [0xa561741e0ef70404, 0xb60b60b35033912b] */
+    uint64_t m24 = fxp_mulhi64(y6, T);  /* v*y6: -U 2^-73, U in [0x0000000000000000, 0x7362318783e1fe1c] */
+    uint64_t y5 = k[5] - (m24 >> 3);  /* y5: +U 2^-70, U in [0x7a1c42578c5abe77, 0x888888887cd6fe3a] */
+    uint64_t m27 = fxp_mulhi64(y5, T);  /* v*y5: +U 2^-70, U in [0x0000000000000000, 0x554c5b231bf985a7] */
+    uint64_t y4 = k[4] - (m27 >> 2);  /* y4: -U 2^-68, U in [0x955793e1e36b636a, 0xaaaaaaaaaa69c4d3] */
+    uint64_t m30 = fxp_mulhi64(y4, T);  /* v*y4: -U 2^-68, U in [0x0000000000000000, 0x6881625718071316] */
+    uint64_t y3 = k[3] - (m30 >> 2);  /* y3: +U 2^-66, U in [0x908a5214e4a80e18, 0xaaaaaaaaaaa9d2dd] */
+    uint64_t m33 = fxp_mulhi64(y3, T);  /* v*y3: +U 2^-66, U in [0x0000000000000000, 0x656e02dca7fb12fe] */
+    uint64_t y2 = k[2] - (m33 >> 1);  /* y2: -U 2^-65, U in [0xcd48fe91ac027394, 0xfffffffffffffd13] */
+    uint64_t m36 = fxp_mulhi64(y2, T);  /* v*y2: -U 2^-65, U in [0x0000000000000000, 0x90cbaac73699ed1a] */
+    uint64_t y1 = k[1] - (m36 >> 1);  /* y1: +U 2^-64, U in [0xb79a2a9c64b3096f, 0xfffffffffffffffc] */
+    fxp_wide m39 = fxp_wide_mul(y1, T);  /* v*y1: +U 2^-128, U in [0x00000000000000000000000000000000, 0x8312efe1a92b34767c5dd5f14ba9c7cc] */
+    fxp_wide y0 = fxp_wide_add(fxp_wide_of(k[0]), m39);  /* y0: +U 2^-128, U in [0x000000000000000001d14e9948208556, 0x8312efe1a92b34767e2f248a93ca4d22] */
     return y0;
 }
 

@@ -92,7 +92,8 @@ static inline uint64_t paper_x86_core(uint64_t z)
     uint64_t u = z;
     /* idx = floor(u / 399572145162582990) exactly, for every u <= 12786308645202655659. */
     uint64_t idx = fxp_mulhi64(u, UINT64_C(0xb8aa3b295c17f0a7)) >> 58;
-    uint64_t T = (u - idx * UINT64_C(399572145162582990)) << 5;
+    /* fxp_mullo64, not `*`: a 64-bit product is a UMULL on 32-bit ARM. */
+    uint64_t T = (u - fxp_mullo64(idx, UINT64_C(399572145162582990))) << 5;
     const uint64_t *k = paper_x86_coeffs[idx];
     uint64_t m3 = fxp_mulhi64(k[6], T);  /* v*y6: +U 2^-103, U in [0x0000000000000000, 0x7cd794404bf206cd] */
     uint64_t y5 = k[5] - (m3 >> 8);  /* y5: -U 2^-95, U in [0x45824e443b30d589, 0x8886b972600f3a1e] */

@@ -102,12 +102,12 @@ static const uint64_t paper_x86_coeffs[32][7] = {
     { UINT64_C(0x4dc69cdceaa72a98), UINT64_C(0x9b8d39b9d54e4f03), UINT64_C(0x9b8d39b9d51e6744), UINT64_C(0x67b37bd0c50e8104), UINT64_C(0x67b37ad4168bb595), UINT64_C(0x52f4e6b5f8c7147c), UINT64_C(0x6d71d08b59b7f14b) },
     /* segment 24: z in [0x851591f9dd5b9b50, 0x8aa122b99bea171d], proven |p - f| <= 3.378e-20 */
     { UINT64_C(0x4c1bf828c6dc54b3), UINT64_C(0x9837f0518db8a0b5), UINT64_C(0x9837f0518d81a4c7), UINT64_C(0x657aa035e2c6eeca), UINT64_C(0x657a9f31edef5d31), UINT64_C(0x512dcf219fa1fc9c), UINT64_C(0x6b161bbee746cba1) },
-    /* segment 25: z in [0x8aa122b99bea171e, 0x902cb3795a7892eb], proven |p - f| <= 3.463e-20 */
-    { UINT64_C(0x4a7a77d47f7b84ac), UINT64_C(0x94f4efa8fef70255), UINT64_C(0x94f4efa8fec5b8e8), UINT64_C(0x634df51ae1556c72), UINT64_C(0x634df4237dc47af9), UINT64_C(0x4f7083881adaebbb), UINT64_C(0x68cc83af693c310b) },
+    /* segment 25: z in [0x8aa122b99bea171e, 0x902cb3795a7892eb], proven |p - f| <= 3.414e-20 */
+    { UINT64_C(0x4a7a77d47f7b84ac), UINT64_C(0x94f4efa8fef70255), UINT64_C(0x94f4efa8fec5b657), UINT64_C(0x634df51ae150a04c), UINT64_C(0x634df423760ad675), UINT64_C(0x4f70838283ccd82d), UINT64_C(0x68cc80b357f9419e) },
     /* segment 26: z in [0x902cb3795a7892ec, 0x95b8443919070eb9], proven |p - f| <= 3.857e-20 */
     { UINT64_C(0x48e1e9b9d588e196), UINT64_C(0x91c3d373ab11b938), UINT64_C(0x91c3d373aad84b36), UINT64_C(0x612d37a1f59edc0d), UINT64_C(0x612d36a1d5a3e6d2), UINT64_C(0x4dbcb6567a632dff), UINT64_C(0x6689fae101b65fd3) },
     /* segment 27: z in [0x95b8443919070eba, 0x9b43d4f8d7958a87], proven |p - f| <= 3.669e-20 */
-    { UINT64_C(0x47521cc5a2e6a9db), UINT64_C(0x8ea4398b45cd4959), UINT64_C(0x8ea4398b45934ac3), UINT64_C(0x5f18265c5d39bfa5), UINT64_C(0x5f18255f13ab28a4), UINT64_C(0x4c12466945d67fec), UINT64_C(0x6456d141a2a46917) },
+    { UINT64_C(0x47521cc5a2e6a9db), UINT64_C(0x8ea4398b45cd4959), UINT64_C(0x8ea4398b45934d69), UINT64_C(0x5f18265c5d3ea67a), UINT64_C(0x5f18255f1b840597), UINT64_C(0x4c12466eed9eaacb), UINT64_C(0x6456d44458370031) },
     /* segment 28: z in [0x9b43d4f8d7958a88, 0xa0cf65b896240655], proven |p - f| <= 3.892e-20 */
     { UINT64_C(0x45cae0f1f545eb6f), UINT64_C(0x8b95c1e3ea8bd534), UINT64_C(0x8b95c1e3ea6ded43), UINT64_C(0x5d0e814246021208), UINT64_C(0x5d0e8075abc3e0e5), UINT64_C(0x4a7114db8ced23ab), UINT64_C(0x623bf2bf984b9f3d) },
     /* segment 29: z in [0xa0cf65b896240656, 0xa65af67854b28223], proven |p - f| <= 3.481e-20 */
