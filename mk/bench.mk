@@ -42,3 +42,19 @@ bench: $(BENCH_BIN)
 
 bench-baseline: $(BENCH_BIN)
 	$(PY) bench/baseline.py write $(BENCH_BIN) bench/instructions_baseline.json
+
+# Candidate flagships (kernels/candidates/*.toml) timed next to falcon_x86
+# and the references in one run: how the README's "segmented variants
+# measured slower" is reproduced.  Outputs under build/candidates/.
+CANDIDATES     := $(sort $(basename $(notdir $(wildcard kernels/candidates/*.toml))))
+CANDIDATE_DIR  := $(BUILD)/candidates
+HELP_LINES += "  make bench-candidates -- render kernels/candidates/*.toml and time them next to falcon_x86 (build/candidates/)"
+.PHONY: bench-candidates
+bench-candidates: gen-stamps
+	$(PY) -m gen render $(wildcard kernels/candidates/*.toml) --out $(CANDIDATE_DIR)/gen --quiet
+	rm -rf $(CANDIDATE_DIR)/gen/falcon_x86 && cp -r generated/falcon_x86 $(CANDIDATE_DIR)/gen/
+	$(PY) bench/gen_registry.py $(CANDIDATE_DIR)/gen $(CANDIDATE_DIR)/registry.c falcon_x86 $(CANDIDATES)
+	$(CC) $(BENCH_CFLAGS) -Ibench -Iruntime -I$(CANDIDATE_DIR)/gen bench/harness.c $(CANDIDATE_DIR)/registry.c -o $(CANDIDATE_DIR)/bench_main
+	$(PY) bench/run.py --bin $(CANDIDATE_DIR)/bench_main --runs 5 --rounds 400 \
+	    --cc "$(CC)" --cflags="$(BENCH_CFLAGS)" --audit $(BUILD)/audit.json \
+	    --json $(CANDIDATE_DIR)/bench.json --svg $(CANDIDATE_DIR)/bench.svg
