@@ -55,16 +55,8 @@ static inline uint64_t bench_ref_portable(double x, double ccs)
 }
 
 /* ---- facct_int128: native double conversion + __int128 Horner -----------
- * The ApproxExp constants (unsigned Q63, highest degree first), as in the
- * specification.  Kept here as well as in runtime/facct_ref.c because that
- * file keeps its table private. */
-static const uint64_t bench_facct_c[13] = {
-    0x00000004741183A3u, 0x00000036548CFC06u, 0x0000024FDCBF140Au,
-    0x0000171D939DE045u, 0x0000D00CF58F6F84u, 0x000680681CF796E3u,
-    0x002D82D8305B0FEAu, 0x011111110E066FD0u, 0x0555555555070F00u,
-    0x155555555581FF00u, 0x400000000002B400u, 0x7FFFFFFFFFFF4800u,
-    0x8000000000000000u,
-};
+ * The ApproxExp constants are runtime/facct_ref.c's facct_ref_c (unsigned
+ * Q63, highest degree first); only the products differ. */
 
 /* trunc(v * 2^63) as the native build computes it: the product is exact,
  * and the cast through int64_t compiles to one CVTTSD2SI with no branch
@@ -96,10 +88,10 @@ static inline uint64_t bench_ref_int128(double x, double ccs)
 {
     uint64_t z = bench_trunc_2p63_native(x) << 1;
     uint64_t w = bench_trunc_2p63_native(ccs) << 1;
-    uint64_t y = bench_facct_c[0];
+    uint64_t y = facct_ref_c[0];
     int i;
     for (i = 1; i < 13; i++) {
-        y = bench_facct_c[i] - bench_mulhi_u128(z, y);
+        y = facct_ref_c[i] - bench_mulhi_u128(z, y);
     }
     return bench_mulhi_u128(w, y);
 }

@@ -7,7 +7,7 @@
 
 /* The specification's ApproxExp table: unsigned Q63 constants, highest
  * degree first (C[0] multiplies x^12). */
-static const uint64_t facct_ref_c[13] = {
+const uint64_t facct_ref_c[13] = {
     0x00000004741183A3u, 0x00000036548CFC06u, 0x0000024FDCBF140Au,
     0x0000171D939DE045u, 0x0000D00CF58F6F84u, 0x000680681CF796E3u,
     0x002D82D8305B0FEAu, 0x011111110E066FD0u, 0x0555555555070F00u,

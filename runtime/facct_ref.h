@@ -11,6 +11,11 @@
 
 #include <stdint.h>
 
+/* The specification's ApproxExp constants: unsigned Q63, highest degree
+ * first (facct_ref_c[0] multiplies x^12).  Shared with the benchmark's
+ * other reference variants, which differ only in how they multiply. */
+extern const uint64_t facct_ref_c[13];
+
 /* trunc(v * 2^63) for the double whose bits are v_bits, computed as the
  * emulated-float reference does.  Only meaningful for 0 <= v < 1; for
  * v == 1.0 the true value 2^63 does not fit a signed 64-bit integer and the
