@@ -38,11 +38,6 @@ def fraction_to_interval(q: Fraction) -> Any:
     return mpmath.iv.mpf(q.numerator) / q.denominator
 
 
-def fraction_to_mpf(q: Fraction) -> Any:
-    """q rounded to nearest at the current mp precision."""
-    return mpmath.mpf(q.numerator) / q.denominator
-
-
 def int_to_mpf_exact(n: int, exp: int = 0) -> Any:
     """n * 2^exp as an exact mpf, whatever the working precision."""
     return mpmath.mpf(from_man_exp(n, exp))

@@ -229,8 +229,8 @@ def build(cfg: KernelConfig, progress: Callable[[str], None] = lambda _: None) -
                             [(target_tree(cfg), qz.coefficients(s.index), x_first, v_max, g)
                              for s, v_max, x_first in zip(seg.segments, v_maxes, x_firsts)])
     reports = []
-    for s, v_max, approx, (minimax, iterations, extrema) in zip(seg.segments, v_maxes, approxes, info):
-        reports.append([s, minimax, iterations, extrema, approx, quantize.eval_error(qz, s.index, v_max)])
+    for s, approx, (minimax, iterations, extrema) in zip(seg.segments, approxes, info):
+        reports.append([s, minimax, iterations, extrema, approx, quantize.eval_error(qz, s.index)])
     progress(f"{cfg.name}: {seg.count} segment(s) bounded")
     if cfg.explicit is None:
         qz, reports = _centre(cfg, seg, qz, reports)
@@ -380,9 +380,8 @@ def _centre(cfg: KernelConfig, seg: Segmentation, qz: quantize.Quantized, report
     new_reports = []
     for i, (s, minimax, iterations, extrema, approx, _) in enumerate(reports):
         change = moved.coefficients(i)[0] - qz.coefficients(i)[0]
-        v_max = Fraction(s.t_max << seg.pre_shift, 1 << seg.word_bits)
         new_reports.append([s, minimax, iterations, extrema, approx.shifted(change),
-                            quantize.eval_error(moved, s.index, v_max)])
+                            quantize.eval_error(moved, s.index)])
     return moved, new_reports
 
 

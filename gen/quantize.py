@@ -337,7 +337,7 @@ def evaluate_core(qz: Quantized, seg: Segmentation, z: int, check: bool = False)
     return vals[-1]
 
 
-def eval_error(qz: Quantized, seg_index: int, v_max: Fraction) -> tuple[Fraction, Fraction]:
+def eval_error(qz: Quantized, seg_index: int) -> tuple[Fraction, Fraction]:
     """Interval of eps = U_root - Uhat_root (units of the root's scale) on one segment.
 
     Uhat_n is the exact value of node n for the quantized coefficients.
@@ -380,7 +380,6 @@ def eval_error(qz: Quantized, seg_index: int, v_max: Fraction) -> tuple[Fraction
                         elo, ehi = elo * (1 << -r), ehi * (1 << -r)
                 lo, hi = (lo + elo, hi + ehi) if sign > 0 else (lo - ehi, hi - elo)
             eps.append((lo, hi))
-    del v_max  # the ranges already bound v through T's pieces
     return eps[-1]
 
 

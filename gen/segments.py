@@ -194,9 +194,3 @@ def _self_check(seg: Segmentation) -> None:
             if s.z_first <= z <= s.z_last:
                 if seg.index_of(z) != s.index or seg.offset_of(z) != z - s.z_first:
                     raise GenError(f"segments: internal error, index of z={z} is not {s.index}")
-
-
-def local_to_x(seg: Segmentation, s: Segment, v: Fraction) -> Fraction:
-    """The real x of polynomial variable v on segment s: x = (z_first + v 2^(W-g)) / 2^W."""
-    W = seg.word_bits
-    return Fraction(s.z_first, 1 << W) + v * Fraction(1, 1 << seg.pre_shift)
