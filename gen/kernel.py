@@ -4,10 +4,11 @@ Rendering is :mod:`gen.render`'s job.
 
 Forms.  ``direct``: the polynomial approximates f and _eval returns its
 root word rounded to scale S.  ``one_minus``: the polynomial approximates
-g = 1 - f (for exp(-x) on [0, ln 2), g lies in [0, 1/2), so it fits at
-scale 2^65 and keeps two guard bits below 2^-63 where f itself, which
-reaches 1, fits only at 2^63); the outputs are 2^S - round(g 2^S) and a
-correctly rounded ccs * (1 - g) * 2^63 computed in 128 bits.
+g = 1 - f (for exp(-x) on [0, ln 2), g lies in [0, 1/2), so a word holds it
+at scale 2^64 where f itself, which reaches 1, fits only at 2^63; with a
+``wide`` scheme the root is a two-word value at up to 2^128); the outputs
+are 2^S - round(g 2^S) and a correctly rounded ccs * (1 - g) * 2^63
+computed in 128 bits.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import os
 import random
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 from math import log2
 from typing import Any, Callable, Optional
@@ -45,6 +46,7 @@ class SegmentReport:
     eval_interval: tuple[Fraction, Fraction]   # _eval - f 2^S, units of 2^-S
     expm_interval: Optional[tuple[Fraction, Fraction]]  # _expm_p63 - ideal, units of 2^-63
     extrema_z: tuple[int, ...]
+    grid_distance: Optional[Fraction] = None   # |target(x_first) - nearest point of a_0's grid|
 
     @property
     def eval_bound_ulp(self) -> Fraction:
@@ -55,8 +57,6 @@ class SegmentReport:
         if self.expm_interval is None:
             return None
         return max(-self.expm_interval[0], self.expm_interval[1])
-
-    grid_distance: Optional[Fraction] = None   # |target(x_first) - nearest point of a_0's grid|
 
     @property
     def quantization_ratio(self) -> Optional[float]:
