@@ -61,11 +61,8 @@ class Quantized:
 
     def coefficients(self, i: int) -> tuple[Fraction, ...]:
         """Exact rational coefficients (powers of v) of segment i's polynomial."""
-        out = []
-        for j, k in enumerate(self.ints[i]):
-            node = next(n for n, nd in enumerate(self.scheme.nodes) if nd.kind == "const" and nd.power == j)
-            out.append(Fraction(self.signs[node] * k) / Fraction(2) ** self.const_scales[j])
-        return tuple(out)
+        return tuple(Fraction(self.signs[const_node(self.scheme, j)] * k) / Fraction(2) ** self.const_scales[j]
+                     for j, k in enumerate(self.ints[i]))
 
 
 def _shift(value: int, r: int) -> int:

@@ -83,7 +83,7 @@ def context(k: Kernel, out_dir: str) -> dict[str, Any]:
     config_path = config_display_path(cfg.path)
     command = f"python3 -m gen render {shlex.quote(config_path)} --out {shlex.quote(out_dir)}"
 
-    steps, root = _steps(k, word_c, digits)
+    steps, root = _steps(k, digits)
     if seg.count == 1:
         index_doc = "one segment"
         index_lines = ["no index: t = u = z - z_lo."]
@@ -151,7 +151,7 @@ def context(k: Kernel, out_dir: str) -> dict[str, Any]:
     }
 
 
-def _steps(k: Kernel, word_c: str, digits: int) -> tuple[list[dict[str, str]], str]:
+def _steps(k: Kernel, digits: int) -> tuple[list[dict[str, str]], str]:
     """One C statement per product or sum of the scheme, with its proven range."""
     qz = k.qz
     nodes = qz.scheme.nodes
