@@ -24,16 +24,29 @@ def _progress(quiet: bool):
 
 
 def cmd_render(args: argparse.Namespace) -> int:
-    built = []
+    cfgs = []
     for path in args.configs:
         try:
-            cfg = config.load(path)
-            built.append(kernel.build(cfg, _progress(args.quiet)))
+            cfgs.append(config.load(path))
         except GenError as exc:
-            if not args.quiet and sys.stderr.isatty():
-                print(file=sys.stderr)
             print(f"gen: error: {path}: {exc}", file=sys.stderr)
             return 2
+    if len(cfgs) == 1:
+        results: list = []
+        try:
+            results.append(kernel.build(cfgs[0], _progress(args.quiet)))
+        except GenError as exc:
+            results.append(exc)
+    else:
+        results = kernel.build_many(cfgs)
+    built = []
+    for path, result in zip(args.configs, results):
+        if isinstance(result, GenError):
+            if not args.quiet and sys.stderr.isatty():
+                print(file=sys.stderr)
+            print(f"gen: error: {path}: {result}", file=sys.stderr)
+            return 2
+        built.append(result)
     outputs = [(k, render.render(k, args.out)) for k in built]
     if not args.quiet and sys.stderr.isatty():
         print("\r\033[K", end="", file=sys.stderr)

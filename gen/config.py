@@ -25,6 +25,7 @@ TOP_KEYS = {
     "degree", "error", "precision_digits", "remez_tolerance",
     "remez_max_iterations", "coefficient_scales", "max_abs_error_log2",
     "table_access", "segments", "coefficients", "evaluation", "form", "reoptimize", "wide",
+    "float_tail",
 }
 SEGMENT_KEYS = {"kind", "count", "bits"}
 COEFFICIENT_KEYS = {"values", "scale", "scales"}
@@ -63,6 +64,7 @@ class KernelConfig:
     form: str
     reoptimize: bool
     wide: bool
+    float_tail: Optional[int]
     segment_kind: str
     segment_count: int
     segment_bits: Optional[int]
@@ -91,7 +93,7 @@ class KernelConfig:
             "form": self.form,
             "reoptimize": self.reoptimize,
             "wide": self.wide,
-        }
+        } | ({"float_tail": self.float_tail} if self.float_tail is not None else {})
 
 
 def _want(value: Any, kind: type | tuple[type, ...], key: str, what: str) -> Any:
@@ -206,6 +208,13 @@ def validate(raw: dict[str, Any], path: str, sha256: str) -> KernelConfig:
         raise GenError(f"wide: expected true or false, got {wide!r}")
     if wide and (form != "one_minus" or word_bits != 64):
         raise GenError("wide: needs form = 'one_minus' and word_bits = 64")
+    float_tail = raw.get("float_tail")
+    if float_tail is not None:
+        float_tail = _want(float_tail, int, "float_tail", "an integer")
+        if not 2 <= float_tail <= degree:
+            raise GenError(f"float_tail: {float_tail} must lie in 2..degree ({degree})")
+        if not wide:
+            raise GenError("float_tail: needs wide = true (and so form = 'one_minus', word_bits = 64)")
 
     seg = _want(raw.get("segments", {"kind": "equal", "count": 1}), dict, "segments", "a table")
     unknown = sorted(set(seg) - SEGMENT_KEYS)
@@ -230,6 +239,11 @@ def validate(raw: dict[str, Any], path: str, sha256: str) -> KernelConfig:
         explicit = _explicit(raw["coefficients"], degree, count, kind)
         if scales is not None:
             raise GenError("coefficient_scales: not allowed with explicit [coefficients] (give coefficients.scales)")
+    if float_tail is not None:
+        if explicit is not None:
+            raise GenError("float_tail: not available with explicit [coefficients]")
+        if not ((kind == "equal" and count == 1) or (kind == "pow2" and bits == 0)):
+            raise GenError("float_tail: needs a single segment (segments.count = 1)")
 
     return KernelConfig(
         path=path, sha256=sha256, name=name, description=description,
@@ -238,7 +252,7 @@ def validate(raw: dict[str, Any], path: str, sha256: str) -> KernelConfig:
         precision_digits=precision_digits, remez_tolerance=float(tolerance),
         remez_max_iterations=max_iterations, coefficient_scales=scales,
         max_abs_error_log2=budget, table_access=table_access, evaluation=evaluation,
-        form=form, reoptimize=reoptimize, wide=wide, segment_kind=kind,
+        form=form, reoptimize=reoptimize, wide=wide, float_tail=float_tail, segment_kind=kind,
         segment_count=count, segment_bits=bits, explicit=explicit)
 
 

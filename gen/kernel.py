@@ -164,6 +164,22 @@ def parallel_map(func: Callable[..., Any], args: list[tuple]) -> list[Any]:
         return list(pool.map(func, *zip(*args)))
 
 
+def _build_one(cfg: KernelConfig) -> "Kernel | GenError":
+    """build(cfg) in a worker of :func:`build_many`: segments run serially
+    there (the workers already use the cores), errors come back as values."""
+    os.environ["FXP_GEN_JOBS"] = "1"
+    try:
+        return build(cfg)
+    except GenError as exc:
+        return exc
+
+
+def build_many(cfgs: list[KernelConfig]) -> list["Kernel | GenError"]:
+    """build() for several configs, one kernel per process (FXP_GEN_JOBS
+    processes): the result of each config, or its error, in order."""
+    return parallel_map(_build_one, [(cfg,) for cfg in cfgs])
+
+
 def _fit_segment(cfg: KernelConfig, seg: Segmentation, s: Segment
                  ) -> tuple[list[Fraction], tuple[Optional[float], Optional[int], tuple[int, ...]]]:
     """Real coefficients (powers of v) of one segment, and (minimax error,
@@ -197,7 +213,7 @@ def build(cfg: KernelConfig, progress: Callable[[str], None] = lambda _: None) -
     W, g = cfg.word_bits, seg.pre_shift
     v_maxes = [Fraction(s.t_max << g, 1 << W) for s in seg.segments]
     x_firsts = [Fraction(s.z_first, 1 << W) for s in seg.segments]
-    plan = scheme.build(cfg.evaluation, cfg.degree, cfg.wide)
+    plan = scheme.build(cfg.evaluation, cfg.degree, cfg.wide, cfg.float_tail)
 
     fitted = parallel_map(_fit_segment, [(cfg, seg, s) for s in seg.segments])
     real = [coeffs for coeffs, _ in fitted]
@@ -236,7 +252,7 @@ def build(cfg: KernelConfig, progress: Callable[[str], None] = lambda _: None) -
         qz, reports = _centre(cfg, seg, qz, reports)
     final = []
     for s, minimax, iterations, extrema, approx, eps in reports:
-        eval_iv, expm_iv = _total_intervals(cfg, qz, approx, eps)
+        eval_iv, expm_iv = _total_intervals(cfg, qz, approx, eps, s.index)
         final.append(SegmentReport(s.index, s.z_first, s.z_last, minimax, iterations, approx, eps,
                                    eval_iv, expm_iv, extrema, _grid_distance(cfg, seg, s, qz)))
     kernel = Kernel(cfg, seg, qz, tuple(final), reoptimized)
@@ -412,7 +428,7 @@ def _to_z(seg: Segmentation, s: Segment, points: Any) -> tuple[int, ...]:
 
 
 def _total_intervals(cfg: KernelConfig, qz: quantize.Quantized, approx: bounds.ApproxBound,
-                     eps: tuple[Fraction, Fraction]
+                     eps: tuple[Fraction, Fraction], seg_index: int
                      ) -> tuple[tuple[Fraction, Fraction], Optional[tuple[Fraction, Fraction]]]:
     """Proven intervals of _eval - f 2^S (units 2^-S) and _expm_p63 - ideal
     (units 2^-63); the derivations are in docs/error-model.md."""
@@ -436,8 +452,75 @@ def _total_intervals(cfg: KernelConfig, qz: quantize.Quantized, approx: bounds.A
     # shift loses phi / 2^65 with phi < 1 (nothing when s <= 64).  A wide
     # root floors w C_lo / 2^64 instead: the same phi.
     phi = Fraction(1, 1 << 65) if s_root > 64 or cfg.wide else Fraction(0)
+    if qz.tail is not None:
+        return eval_iv, _tail_expm_interval(qz, approx, seg_index, phi)
     return eval_iv, (-max(Fraction(0), core_hi * to63) - Fraction(1, 2),
                      -min(Fraction(0), core_lo * to63) + phi + Fraction(1, 2))
+
+
+def _tail_expm_interval(qz: quantize.Quantized, approx: bounds.ApproxBound, seg_index: int,
+                        phi: Fraction) -> tuple[Fraction, Fraction]:
+    """_expm_p63 - ideal (units of 2^-63) of a kernel with a binary64 tail.
+
+    With c = w / 2^64, C = U_int 2^(128 - s_i) (the integer part, exact
+    shift) and U' the tail word computed with c (gen/floattail.py),
+    N = w 2^64 - w C_hi - floor(w C_lo / 2^64) - U' 2^(128 - s_t) and the
+    result is round(N / 2^65).  Writing U_int = p_int 2^s_i + eps_int and
+    U' = c p_tail 2^s_t + eps', the result minus c f 2^63 is
+        -c (p - g + eps_int 2^-s_i) 2^63 - eps' 2^(63 - s_t) + phi + rho,
+    rho in [-1/2, 1/2]: the one_minus terms plus the tail's own error.
+    (for a tail of sign -1, U' is added instead).  N cannot leave
+    [0, 2^128): U' <= c (U_1 + 1)(1 + 2^-50) with U_1 the largest tail word
+    at c = 1 (c enters the tail by one product, so a smaller c only scales
+    it, up to two roundings).  Sign +1: N >= c 2^128 (1 - C / 2^128 -
+    (U_1 + 1)(1 + 2^-50) / 2^s_t) > 0, checked.  Sign -1: U' = 0 below
+    v = 2^-11 (proven with the tail), and above it the added tail is at
+    most the subtracted c C, checked, so N <= w 2^64 < 2^128."""
+    tail = qz.tail
+    assert tail is not None
+    root = qz.scheme.nodes[qz.root]
+    integer_root = root.args[0]
+    s_i, s_t = qz.scales[integer_root], tail.scale
+    if s_i > 128 or s_t > 128:
+        raise GenError("float_tail: both parts must have scales of at most 2^128")
+    eps_int = quantize.node_errors(qz, seg_index)[integer_root]
+    tail_top = Fraction(max(hi for _, hi in tail.ranges[seg_index]) + 1) * (1 + Fraction(1, 1 << 50))
+    if tail.sign > 0:
+        c_max = Fraction(qz.ranges[seg_index][integer_root][1] + 1) / Fraction(2) ** s_i
+        if c_max + tail_top / Fraction(2) ** s_t >= 1:
+            raise GenError("float_tail: the integer part and the tail may reach 1: N could wrap")
+    elif tail_top * Fraction(2) ** (128 - s_t) > _integer_floor(qz, seg_index, tail.zero_below, eps_int[0]) \
+            * Fraction(2) ** (128 - s_i):
+        raise GenError("float_tail: the subtracted tail may exceed the integer part: N could wrap")
+    to63 = Fraction(2) ** (63 - s_i)
+    core_lo = approx.lo * Fraction(2) ** s_i + eps_int[0]
+    core_hi = approx.hi * Fraction(2) ** s_i + eps_int[1]
+    e_lo, e_hi = (tail.sign * e * Fraction(2) ** (63 - s_t) for e in tail.eps_expm[seg_index])
+    e_lo, e_hi = min(e_lo, e_hi), max(e_lo, e_hi)
+    return (-max(Fraction(0), core_hi * to63) - e_hi - Fraction(1, 2),
+            -min(Fraction(0), core_lo * to63) - e_lo + phi + Fraction(1, 2))
+
+
+def _integer_floor(qz: quantize.Quantized, seg_index: int, v_from: Fraction, eps_lo: Fraction) -> Fraction:
+    """A lower bound of the integer part's word U_int for v >= v_from: on
+    pieces doubling from v_from up to the segment's end, each monomial a_j v^j is monotone, so its
+    smaller end bounds it; the computed word is at least that times 2^s_i
+    plus eps_lo."""
+    if v_from <= 0:
+        return Fraction(0)
+    root = qz.scheme.nodes[qz.root]
+    integer_root = root.args[0]
+    first = qz.tail.first if qz.tail is not None else qz.degree + 1
+    coeffs = qz.coefficients(seg_index)[:first]
+    var = next(n for n, node in enumerate(qz.scheme.nodes) if node.kind == "var")
+    v_max = Fraction(qz.ranges[seg_index][var][1], 1 << qz.word_bits)
+    bounds = []
+    a = v_from
+    while a < v_max:
+        b = min(2 * a, v_max)
+        bounds.append(sum(min(c * a ** j, c * b ** j) for j, c in enumerate(coeffs)))
+        a = b
+    return max(Fraction(0), min(bounds) * Fraction(2) ** qz.scales[integer_root] + eps_lo)
 
 
 def _check_budget(kernel: Kernel) -> None:
@@ -463,6 +546,14 @@ def model_eval(kernel: Kernel, z: int) -> int:
 
 def model_expm(kernel: Kernel, z: int, w: int) -> int:
     """The kernel's ``_expm_p63(z, w)`` on the exact integer model (64-bit kernels)."""
+    qz = kernel.qz
+    if qz.tail is not None:
+        integer_root = qz.scheme.nodes[qz.root].args[0]
+        c = quantize.evaluate_nodes(qz, kernel.seg, z)[integer_root] << (128 - qz.scales[integer_root])
+        tail = qz.tail.model(quantize.local_word(kernel.seg, z), w)
+        n = ((w << 64) - w * (c >> 64) - ((w * (c & ((1 << 64) - 1))) >> 64)
+             - qz.tail.sign * (tail << (128 - qz.tail.scale)))
+        return (n >> 65) + ((n >> 64) & 1)
     u = quantize.evaluate_core(kernel.qz, kernel.seg, z)
     s = kernel.qz.root_scale
     if kernel.cfg.form == "direct":

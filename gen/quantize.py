@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Callable, Optional, Sequence
 
+from . import floattail
 from .errors import GenError
 from .scheme import Scheme
 from .segments import Segmentation
@@ -42,6 +43,7 @@ class Quantized:
     terms: tuple[Optional[tuple[tuple[int, int], tuple[int, int]]], ...]
     # for an add node: ((sign_a, shift_a), (sign_b, shift_b)): U = sum sign * shift(U_x)
     ranges: tuple[tuple[Interval, ...], ...]  # [i][n]: proven range of U_n on segment i
+    tail: Optional[floattail.TailProof] = None  # the ftail node's proof, if any
 
     @property
     def degree(self) -> int:
@@ -104,6 +106,8 @@ def _real_values(scheme: Scheme, coeffs: Sequence[Fraction], v: Fraction) -> lis
             vals.append(coeffs[node.power])
         elif node.kind == "mul":
             vals.append(vals[node.args[0]] * vals[node.args[1]])
+        elif node.kind == "ftail":
+            vals.append(sum(vals[a] * v ** scheme.nodes[a].power for a in node.args[1:]))
         else:
             vals.append(vals[node.args[0]] + vals[node.args[1]])
     return vals
@@ -165,10 +169,12 @@ def quantize(scheme: Scheme, seg: Segmentation, coeffs: Sequence[Sequence[Fracti
         return [round_nearest(signs[const_node(scheme, j)] * coeffs[i][j] * Fraction(2) ** s)
                 for i in range(nsegs)]
 
-    def guess(magnitude: Fraction) -> int:
-        """A scale just above the largest at which magnitude fits a word."""
+    def guess(magnitude: Fraction, bits: int = W) -> int:
+        """A scale just above the largest at which magnitude fits ``bits`` bits."""
         magnitude = max(magnitude, Fraction(1, 1 << (4 * W)))
-        return W - magnitude.numerator.bit_length() + magnitude.denominator.bit_length() + 1
+        return bits - magnitude.numerator.bit_length() + magnitude.denominator.bit_length() + 1
+
+    tail_proof: Optional[floattail.TailProof] = None
 
     for n, node in enumerate(scheme.nodes):
         if node.kind == "var":
@@ -179,16 +185,19 @@ def quantize(scheme: Scheme, seg: Segmentation, coeffs: Sequence[Sequence[Fracti
             if any(scheme.nodes[u].kind == "add" for u in users[n]):
                 continue  # stored at the scale of the sum it feeds
             j = node.power
+            # A binary64 tail coefficient is a 53-bit significand (2^53 included).
+            in_tail = any(scheme.nodes[u].kind == "ftail" for u in users[n])
+            limit, bits = (1 << floattail.MANTISSA, floattail.MANTISSA) if in_tail else (top, W)
             candidates = [forced_scale(j)] if forced_scale(j) is not None else \
-                range(guess(max(abs(r[j]) for r in coeffs)), -4 * W, -1)
+                range(guess(max(abs(r[j]) for r in coeffs), bits), -4 * W, -1)
             for s in candidates:
                 ks = integers(j, s)
-                if all(0 <= k <= top for k in ks):
+                if all(0 <= k <= limit for k in ks):
                     break
             else:
-                raise GenError(f"coefficient_scales: x^{j} does not fit a {W}-bit word at the scale asked")
-            if not all(0 <= k <= top for k in ks):
-                raise GenError(f"coefficient_scales: x^{j} does not fit a {W}-bit word at scale {s}")
+                raise GenError(f"coefficient_scales: x^{j} does not fit {bits} bits at the scale asked")
+            if not all(0 <= k <= limit for k in ks):
+                raise GenError(f"coefficient_scales: x^{j} does not fit {bits} bits at scale {s}")
             scales[n], const_scales[j] = s, s
             for i in range(nsegs):
                 ints[i][j] = ks[i]
@@ -200,6 +209,16 @@ def quantize(scheme: Scheme, seg: Segmentation, coeffs: Sequence[Sequence[Fracti
             for i in range(nsegs):
                 ranges[i][n] = [((alo * blo) >> drop, (ahi * bhi) >> drop)
                                 for (alo, ahi), (blo, bhi) in zip(ranges[i][a], ranges[i][b])]
+        elif node.kind == "ftail":
+            first = scheme.nodes[node.args[1]].power
+            real = [[Fraction(signs[a] * ints[i][scheme.nodes[a].power])
+                     / Fraction(2) ** const_scales[scheme.nodes[a].power] for a in node.args[1:]]
+                    for i in range(nsegs)]
+            tail_proof = floattail.prove(first, d, scheme.name, real, signs[n],
+                                         [[(lo << g, hi << g) for lo, hi in p] for p in pieces], W)
+            scales[n] = tail_proof.scale
+            for i in range(nsegs):
+                ranges[i][n] = list(tail_proof.ranges[i])
         else:
             margin = root_margin if n == scheme.root else (lambda s: 0)
             _choose_add(scheme, n, signs, scales, terms, ints, const_scales, ranges, integers,
@@ -208,7 +227,7 @@ def quantize(scheme: Scheme, seg: Segmentation, coeffs: Sequence[Sequence[Fracti
     return Quantized(scheme, W, tuple(scales), tuple(signs), tuple(tuple(r) for r in ints),
                      tuple(const_scales), tuple(terms),
                      tuple(tuple((min(lo for lo, _ in rs), max(hi for _, hi in rs)) for rs in seg_ranges)
-                           for seg_ranges in ranges))
+                           for seg_ranges in ranges), tail_proof)
 
 
 def const_node(scheme: Scheme, j: int) -> int:
@@ -301,13 +320,23 @@ def _choose_add(scheme, n, signs, scales, terms, ints, const_scales, ranges, int
 
 
 def evaluate_core(qz: Quantized, seg: Segmentation, z: int, check: bool = False) -> int:
-    """The root value for input z, exactly as the emitted C computes it
+    """The root value for input z; see :func:`evaluate_nodes`."""
+    return evaluate_nodes(qz, seg, z, check)[-1]
+
+
+def local_word(seg: Segmentation, z: int) -> int:
+    """T, the offset word of z in its segment."""
+    return (seg.offset_of(z) << seg.pre_shift) & ((1 << seg.word_bits) - 1)
+
+
+def evaluate_nodes(qz: Quantized, seg: Segmentation, z: int, check: bool = False) -> list[int]:
+    """Every node's value for input z, exactly as the emitted C computes it
     (wrap-around modulo 2^W, or 2^2W for wide nodes).  With ``check``,
     assert what the interval proof claims: every true (unwrapped) value
     lies in [0, 2^width)."""
     W = qz.word_bits
     i = seg.index_of(z)
-    T = (seg.offset_of(z) << seg.pre_shift) & ((1 << W) - 1)
+    T = local_word(seg, z)
     vals: list[int] = []
     for n, node in enumerate(qz.scheme.nodes):
         mask = (1 << (2 * W if node.wide else W)) - 1
@@ -317,6 +346,11 @@ def evaluate_core(qz: Quantized, seg: Segmentation, z: int, check: bool = False)
             value = qz.table_word(i, node.power)
         elif node.kind == "mul":
             value = (vals[node.args[0]] * vals[node.args[1]]) >> (0 if node.wide else W)
+        elif node.kind == "ftail":
+            assert qz.tail is not None
+            value = qz.tail.model(T)
+            if check and not 0 <= value < 1 << (W - 1):
+                raise AssertionError(f"tail out of range at z={z}: {value}")
         else:
             value = 0
             terms = qz.terms[n]
@@ -331,18 +365,25 @@ def evaluate_core(qz: Quantized, seg: Segmentation, z: int, check: bool = False)
                 raise AssertionError(f"overflow at z={z}, node {node.label}: {value}")
             value &= mask
         vals.append(value)
-    return vals[-1]
+    return vals
 
 
 def eval_error(qz: Quantized, seg_index: int) -> tuple[Fraction, Fraction]:
-    """Interval of eps = U_root - Uhat_root (units of the root's scale) on one segment.
+    """Interval of eps = U_root - Uhat_root (units of the root's scale) on one
+    segment; see :func:`node_errors`."""
+    return node_errors(qz, seg_index)[-1]
+
+
+def node_errors(qz: Quantized, seg_index: int) -> list[tuple[Fraction, Fraction]]:
+    """Per node n, the interval of eps_n = U_n - Uhat_n (units of 2^-s_n) on one segment.
 
     Uhat_n is the exact value of node n for the quantized coefficients.
     Per node: var and const are exact; a product U = floor(U_a U_b / 2^W)
     with U_x = Uhat_x + eps_x has error
         (Uhat_a eps_b + Uhat_b eps_a + eps_a eps_b) / 2^W - delta,  0 <= delta < 1;
     a right shift by r gives eps / 2^r - delta', 0 <= delta' <= 1 - 2^-r; a
-    left shift multiplies eps by 2^-r; a sum adds the signed operand errors.
+    left shift multiplies eps by 2^-r; a sum adds the signed operand errors;
+    the binary64 tail's error comes from its own proof (:mod:`gen.floattail`).
     Uhat's range is U's proven range widened by eps.  Exact rationals.
     """
     W = qz.word_bits
@@ -351,6 +392,9 @@ def eval_error(qz: Quantized, seg_index: int) -> tuple[Fraction, Fraction]:
     for n, node in enumerate(qz.scheme.nodes):
         if node.kind in ("var", "const"):
             eps.append((Fraction(0), Fraction(0)))
+        elif node.kind == "ftail":
+            assert qz.tail is not None
+            eps.append(qz.tail.eps_eval[seg_index])
         elif node.kind == "mul":
             a, b = node.args
             (ealo, eahi), (eblo, ebhi) = eps[a], eps[b]
@@ -377,7 +421,7 @@ def eval_error(qz: Quantized, seg_index: int) -> tuple[Fraction, Fraction]:
                         elo, ehi = elo * (1 << -r), ehi * (1 << -r)
                 lo, hi = (lo + elo, hi + ehi) if sign > 0 else (lo - ehi, hi - elo)
             eps.append((lo, hi))
-    return eps[-1]
+    return eps
 
 
 def _imul(a: tuple[Fraction, Fraction], b: tuple[Fraction, Fraction]) -> tuple[Fraction, Fraction]:

@@ -19,7 +19,7 @@ from typing import Any, Optional
 
 import jinja2
 
-from . import VERSION, gappa
+from . import VERSION, floattail, gappa
 from .kernel import Kernel
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -148,6 +148,31 @@ def context(k: Kernel, out_dir: str) -> dict[str, Any]:
         "scheme_doc": {"horner": "Horner's scheme", "estrin": "Estrin's scheme"}[qz.scheme.name],
         "eval_bound": eval_bound, "expm_bound": expm_bound, "rows": rows,
         "z_clamp_hex": f"0x{z_clamp:016x}",
+    } | _tail_context(k, steps)
+
+
+def _tail_context(k: Kernel, steps: list[dict[str, str]]) -> dict[str, Any]:
+    """Template values of a kernel with a binary64 tail (``tail`` False otherwise)."""
+    qz, tail = k.qz, k.qz.tail
+    if tail is None:
+        return {"tail": False, "tail_from_x": False}
+    integer_root = qz.scheme.nodes[qz.root].args[0]
+    lines = [{"name": name, "expr": expr, "comment": comment}
+             for name, expr, comment in floattail.c_lines(tail.ops, tail.coeffs)]
+    lo = min(r[0] for r in tail.ranges[0])
+    hi = max(max(r[1] for r in tail.ranges[0]), tail.u_max_expm)
+    return {
+        "tail": True, "tail_lines": lines, "tail_result": lines[-1]["name"],
+        "tail_first": tail.first, "tail_scale": tail.scale, "tail_sign": tail.sign,
+        "tail_range": f"[0x{lo:016x}, 0x{hi:016x}]",
+        "tail_coeffs": [f"b{i} = {floattail.hex_double(b)} = sigma a{tail.first + i} 2^{tail.scale}"
+                        for i, b in enumerate(tail.coeffs)],
+        "int_root": steps[-2]["name"] if len(steps) > 1 else "T",
+        "int_scale": qz.scales[integer_root], "root_expr": steps[-1]["expr"],
+        "root_name": steps[-1]["name"],
+        # The Falcon adaptor may feed x itself: for x >= 2^-11 it equals
+        # RN(z >> 1) 2^-63 exactly, and below it the tail is proven 0 on both paths.
+        "tail_from_x": tail.zero_below >= floattail.ZERO_BELOW and k.seg.pre_shift == 0 and k.seg.z_lo == 0,
     }
 
 
@@ -177,6 +202,9 @@ def _steps(k: Kernel, digits: int) -> tuple[list[dict[str, str]], str]:
             continue
         if node.kind == "const":
             names.append(f"k[{node.power}]")
+            continue
+        if node.kind == "ftail":
+            names.append("tail")   # a parameter of _join (see kernel.h.j2)
             continue
         lo = min(r[n][0] for r in qz.ranges)
         hi = max(r[n][1] for r in qz.ranges)
@@ -222,7 +250,7 @@ def sidecar(k: Kernel, ctx: dict[str, Any]) -> str:
         "degree": qz.degree,
         "table_bytes": k.table_bytes,
         "table_access": k.table_access,
-        "uses_float": False,
+        "uses_float": k.qz.tail is not None,
         "falcon_adaptors": falcon_compatible(k),
         "z_lo": str(seg.z_lo),
         "z_max": str(seg.z_max),
@@ -264,9 +292,31 @@ def sidecar(k: Kernel, ctx: dict[str, Any]) -> str:
             "eval_bound_ulp": float(round_up(s.eval_bound_ulp)),
             "expm_bound_2p63": float(round_up(s.expm_bound_2p63)) if s.expm_bound_2p63 is not None else None,
             "error_extrema_z": [str(z) for z in s.extrema_z],
-        } for s in k.segments],
+        } | _tail_sidecar(k, s.index) for s in k.segments],
     }
     return json.dumps(data, indent=1, sort_keys=False) + "\n"
+
+
+def _tail_sidecar(k: Kernel, index: int) -> dict[str, Any]:
+    """A tail's proven word range and error (c = 1 and c from w, units of
+    2^-scale, outward-rounded), its binary64 coefficients and its program."""
+    tail = k.qz.tail
+    if tail is None:
+        return {}
+    rng = tail.ranges[index]
+    return {"tail": {
+        "first_power": tail.first, "scale": tail.scale, "sign": tail.sign,
+        "coefficients": [floattail.hex_double(b) for b in tail.coeffs],
+        "range": [str(min(lo for lo, _ in rng)), str(max(hi for _, hi in rng))],
+        "error": [_decimal(tail.eps_eval[index][0], ROUND_FLOOR), _decimal(tail.eps_eval[index][1], ROUND_CEILING)],
+        "error_expm": [_decimal(tail.eps_expm[index][0], ROUND_FLOOR),
+                       _decimal(tail.eps_expm[index][1], ROUND_CEILING)],
+        "zero_below": str(tail.zero_below),
+        # Proven U <= (1 + 2^-35) t 2^s + 1 at every v (c = 1); null if not.
+        "relative": "1b-35" if tail.relative else None,
+        "program": [{"kind": op.kind, "args": list(op.args), "index": op.index, "label": op.label}
+                    for op in tail.ops],
+    }}
 
 
 def render(k: Kernel, out_dir: str) -> dict[str, str]:

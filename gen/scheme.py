@@ -13,6 +13,9 @@ Nodes, in an order where every node follows its operands:
 * ``add a b``: U_a and U_b aligned by constant shifts, then added or
   subtracted; a ``const`` operand is stored at the sum's scale when it fits
   a word.  A *wide* sum is computed on 2W bits.
+* ``ftail v K_k .. K_d``: the powers k..d evaluated in binary64 and
+  truncated to a word (:mod:`gen.floattail`); its constants are stored as
+  53-bit significands.
 
 ``wide`` schemes keep the chain that carries the constant coefficient a_0
 (the root of Horner; the a_0 "spine" of Estrin) in 2W bits: its products
@@ -31,7 +34,7 @@ from .errors import GenError
 
 @dataclass(frozen=True)
 class Node:
-    kind: str                      # "var", "const", "mul", "add"
+    kind: str                      # "var", "const", "mul", "add", "ftail"
     args: tuple[int, ...] = ()     # operand node indices
     power: Optional[int] = None    # for "const": j
     label: str = ""                # for comments in the generated C
@@ -63,6 +66,14 @@ class Scheme:
 
     def add(self, a: int, b: int, label: str, wide: bool = False) -> int:
         return self._add(Node("add", (a, b), label=label, wide=wide))
+
+    def ftail(self, first: int, degree: int) -> int:
+        consts = tuple(self.const(j) for j in range(first, degree + 1))
+        return self._add(Node("ftail", (self.var(),) + consts, label="tail"))
+
+    @property
+    def tail(self) -> Optional[int]:
+        return next((n for n, node in enumerate(self.nodes) if node.kind == "ftail"), None)
 
     @property
     def root(self) -> int:
@@ -122,7 +133,15 @@ def estrin(degree: int, wide: bool = False) -> Scheme:
 SCHEMES = {"horner": horner, "estrin": estrin}
 
 
-def build(name: str, degree: int, wide: bool = False) -> Scheme:
+def build(name: str, degree: int, wide: bool = False, float_tail: Optional[int] = None) -> Scheme:
+    """The scheme for p of the given degree; with ``float_tail = k`` the
+    powers k..degree are one binary64 ``ftail`` node, added to the integer
+    scheme of degree k - 1 by a last (wide) sum."""
     if name not in SCHEMES:
         raise GenError(f"evaluation: {name!r} is not one of {', '.join(sorted(SCHEMES))}")
-    return SCHEMES[name](degree, wide)
+    if float_tail is None:
+        return SCHEMES[name](degree, wide)
+    s = SCHEMES[name](float_tail - 1, wide)
+    integer_root = s.root
+    s.add(integer_root, s.ftail(float_tail, degree), "y", wide=wide)
+    return s

@@ -339,22 +339,31 @@ static inline uint64_t fxp_wide_round_shr(fxp_wide a, unsigned q)
 }
 
 /*
- * round((w / 2^64) * (1 - c / 2^s) * 2^63) for a two-word c (0 <= c < 2^s,
- * c / 2^s < 1/2), l = 128 - s >= 0.  With C = c << l (scale 2^128, exact),
- * the value is (w 2^64 - w C / 2^64) / 2^65.  We form
- * N = w 2^64 - w C_hi - floor(w C_lo / 2^64): exact but for the last
- * floor, which makes N larger by less than 1 (bounded in the proof), and
- * round N / 2^65 as in fxp_round_w_one_minus.
+ * N = w 2^64 - w C_hi - floor(w C_lo / 2^64) for a two-word c (0 <= c < 2^s,
+ * c / 2^s < 1/2), l = 128 - s >= 0 and C = c << l (scale 2^128, exact):
+ * N / 2^65 is (w / 2^64) * (1 - c / 2^s) * 2^63, exact but for the last
+ * floor, which makes N larger by less than 1 (bounded in the proof).
  */
-static inline uint64_t fxp_round_w_one_minus_wide(uint64_t w, fxp_wide c, unsigned l)
+static inline fxp_wide fxp_w_one_minus_wide(uint64_t w, fxp_wide c, unsigned l)
 {
     fxp_wide cc = fxp_wide_shl(c, l);
     fxp_wide n;
     n.hi = w;
     n.lo = 0;
     n = fxp_wide_sub(n, fxp_wide_mul(w, cc.hi));
-    n = fxp_wide_sub(n, fxp_wide_of(fxp_mulhi64(w, cc.lo)));
+    return fxp_wide_sub(n, fxp_wide_of(fxp_mulhi64(w, cc.lo)));
+}
+
+/* round(N / 2^65), ties up, for N < 2^128 - 2^64, as in fxp_round_w_one_minus. */
+static inline uint64_t fxp_round_n65(fxp_wide n)
+{
     return (n.hi >> 1) + (n.hi & 1);
+}
+
+/* round((w / 2^64) * (1 - c / 2^s) * 2^63) for a two-word c; see above. */
+static inline uint64_t fxp_round_w_one_minus_wide(uint64_t w, fxp_wide c, unsigned l)
+{
+    return fxp_round_n65(fxp_w_one_minus_wide(w, c, l));
 }
 
 #endif /* FXP_H */
