@@ -55,6 +55,7 @@ class Kernel:
     table_access: str
     entries: tuple[Entry, ...]
     headers: tuple[str, ...]
+    uses_float: bool = False   # a binary64 tail: every entry may use the allowed SSE list
 
 
 def load_kernel(gen_dir: Path, name: str) -> Kernel:
@@ -84,4 +85,4 @@ def load_kernel(gen_dir: Path, name: str) -> Kernel:
         if not (folder / header).is_file():
             raise KernelError(f"kernel '{name}': missing {folder / header}")
     entries = tuple(Entry(name, suffix, kind) for suffix, kind in specs)
-    return Kernel(name, folder, word_bits, access, entries, headers)
+    return Kernel(name, folder, word_bits, access, entries, headers, meta.get("uses_float") is True)

@@ -78,7 +78,7 @@ def run(a: argparse.Namespace) -> int:
                 raise BuildError(f"wrapper {e.wrapper} not found in {built.objects[k.name]}")
             t, history = run_with_retry(built.ttest, e.name, a.ttest_n, a.seed)
             evidence[k.name].append(EntryEvidence(e.name, e.is_native, taint[e.name], t, history,
-                                                  scan_function(funcs, e.wrapper, e.is_native)))
+                                                  scan_function(funcs, e.wrapper, e.is_native or k.uses_float)))
         print(f"  {k.name}: done", flush=True)
     controls_t.append(_control_ttest(built.ttest, a.ttest_control, a.control_n, a.seed + 1))
 

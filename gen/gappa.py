@@ -1,8 +1,8 @@
 """Gappa scripts that re-prove a kernel's evaluation-error interval.
 
 A kernel's sidecar (``generated/<name>/<name>.json``) describes its
-evaluation scheme as a graph of nodes ("nodes": var, const, mul, add, the
-root last), each holding a non-negative W-bit word U_n, and lists per
+evaluation scheme as a graph of nodes ("nodes": var, const, mul, add,
+ftail, the root last), each holding a non-negative W-bit word U_n, and lists per
 segment the signed integers K_j.  From them this module writes one Gappa
 script that mirrors the emitted integer operations node by node, in integer
 units (no scaling: the word itself):
@@ -12,6 +12,11 @@ units (no scaling: the word itself):
     mul    U = floor(U_a * U_b / 2^W)              (the C code's mulhi)
     add    U = sum of sign * K_j (constant operand) or
            sign * shift(U_a, r): floor(U_a / 2^r) if r > 0, U_a * 2^-r if not
+
+    ftail  U = the binary64 tail's word: an input of the script, whose range
+           and error against the exact tail sum_i b_i v^(k+i) come from
+           gen/floattail.py as hypotheses (Gappa does not re-prove the
+           floating-point tail; the integer part and the sum are re-proven)
 
 next to its exact counterpart X (the same graph without the floors), and asks
 Gappa to prove, for every segment at once, that U_root - X_root lies in the
@@ -67,6 +72,9 @@ class Node:
     k: Optional[int]           # K_j of a const node on this segment
     terms: tuple[Term, ...]    # add nodes only
     wide: bool                 # a 2W-bit word (full product, or a sum of them)
+    tail: Optional[tuple[str, str, str, str]] = None   # ftail: range lo, hi and error lo, hi (hypotheses)
+    tail_terms: tuple[tuple[str, int], ...] = ()       # ftail: (b_i in Gappa's notation, power k + i)
+    tail_relative: Optional[str] = None                # ftail: r with U <= (1 + r) X + 1, when proven
 
 
 @dataclass(frozen=True)
@@ -95,6 +103,20 @@ def _integer(value: Any, where: str) -> int:
         raise SidecarError(f"{where}: expected an integer, got {value!r}") from None
 
 
+_HEX_DOUBLE = re.compile(r"^-?0x[01]\.[0-9a-f]{13}p[+-]\d+$")
+
+
+def _hex_double(value: Any, where: str) -> str:
+    """A binary64 coefficient as Python's float.hex() writes it, turned into
+    Gappa's dyadic notation m b e (exact)."""
+    if not isinstance(value, str) or not _HEX_DOUBLE.match(value):
+        raise SidecarError(f"{where}: expected a hexadecimal double, got {value!r}")
+    mantissa, exponent = value.split("p")
+    negative = mantissa.startswith("-")
+    digits = mantissa.lstrip("-")[2:].replace(".", "")
+    return f"{'-' if negative else ''}{int(digits, 16)}b{int(exponent) - 52}"
+
+
 def _decimal(value: Any, where: str) -> str:
     if not isinstance(value, str) or not _DECIMAL.match(value):
         raise SidecarError(f"{where}: expected a decimal string, got {value!r}")
@@ -120,10 +142,15 @@ def _graph(sidecar: dict[str, Any], degree: int, word_bits: int) -> list[dict[st
         kind = _field(node, "kind", where)
         args = _field(node, "args", where)
         scale = _integer(_field(node, "scale", where), where)
-        if kind not in ("var", "const", "mul", "add"):
+        if kind not in ("var", "const", "mul", "add", "ftail"):
             raise SidecarError(f"{where}: unknown kind {kind!r}")
         if not isinstance(args, list) or any(not isinstance(a, int) or not 0 <= a < n for a in args):
             raise SidecarError(f"{where}: args {args!r} must name earlier nodes")
+        if kind == "ftail":
+            node["wide"] = False
+            if len(args) < 2 or raw[args[0]]["kind"] != "var" or any(raw[a]["kind"] != "const" for a in args[1:]):
+                raise SidecarError(f"{where}: a tail node takes the input word and constants")
+            continue
         if len(args) != {"var": 0, "const": 0, "mul": 2, "add": 2}[kind]:
             raise SidecarError(f"{where}: a {kind} node with {len(args)} operands")
         scales = [int(raw[a]["scale"]) for a in args]
@@ -175,7 +202,20 @@ def segments(sidecar: dict[str, Any]) -> list[Segment]:
                                    tuple(graph[a]["args"]) if graph[a]["kind"] == "mul" and not graph[a]["wide"]
                                    else ())
                               for a, tm in zip(raw["args"], raw["terms"]))
-            nodes.append(Node(n, raw["kind"], tuple(raw["args"]), k, terms, raw["wide"]))
+            tail, tail_terms, relative = None, (), None
+            if raw["kind"] == "ftail":
+                found = _field(seg, "tail", where)
+                tail = (str(_integer(found["range"][0], where)), str(_integer(found["range"][1], where)),
+                        _decimal(found["error"][0], where), _decimal(found["error"][1], where))
+                first = _integer(found["first_power"], where)
+                tail_terms = tuple((_hex_double(b, where), first + i)
+                                   for i, b in enumerate(_field(found, "coefficients", where)))
+                if found.get("relative") is not None:
+                    if found["relative"] != "1b-35":
+                        raise SidecarError(f"{where}: unexpected relative bound {found['relative']!r}")
+                    relative = found["relative"]
+            nodes.append(Node(n, raw["kind"], tuple(raw["args"]), k, terms, raw["wide"], tail, tail_terms,
+                              relative))
         lo, hi = _field(seg, "eval_error_core", where)
         out.append(Segment(i, _integer(_field(seg, "z_first", where), where),
                            _integer(_field(seg, "z_last", where), where),
