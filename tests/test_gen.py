@@ -23,7 +23,7 @@ import mpmath
 
 from gen import config, kernel, quantize, remez, render
 from gen.errors import GenError
-from tests.helpers import GENERATED, KERNELS, ROOT, shipped_kernels
+from tests.helpers import GENERATED, KERNELS, ROOT, compile_and_run, shipped_kernels
 
 mpmath.mp.dps = 50
 
@@ -361,3 +361,81 @@ class CompileTest(unittest.TestCase):
             bad = subprocess.run(["make", "-s", "vendor", "KERNEL=no_such", f"DEST={tmp}"], cwd=ROOT,
                                  capture_output=True, text=True)
             self.assertEqual(bad.returncode, 2)
+
+
+class FloatTailTest(unittest.TestCase):
+    """A kernel with a binary64 tail (kernels/falcon_x86_mixed.toml):
+    the compiled C equals the generator's model bit for bit (both paths of
+    the Falcon adaptor included), and the model stays within the proven
+    bounds; a control with the tail's rounding ignored must be caught."""
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        cls.k = kernel.build(config.load(KERNELS / "falcon_x86_mixed.toml"))
+        cls.tmp = tempfile.TemporaryDirectory()
+        render.write_atomic(Path(cls.tmp.name) / "falcon_x86_mixed", render.render(cls.k, cls.tmp.name))
+        rng = random.Random(7)
+        z_max = cls.k.seg.z_max
+        # Random inputs, small ones (where the tail is 0) and the ends.
+        cls.cases = [(rng.randint(0, z_max), rng.randint(0, (1 << 64) - 1)) for _ in range(3000)]
+        cls.cases += [(rng.randint(0, 1 << 60) >> rng.randint(0, 60), rng.randint(1 << 63, (1 << 64) - 1))
+                      for _ in range(500)]
+        cls.cases += [(0, 0), (0, (1 << 64) - 1), (z_max, 1), (z_max, (1 << 64) - 1), (1 << 53, 1 << 63)]
+
+    @classmethod
+    def tearDownClass(cls) -> None:
+        cls.tmp.cleanup()
+
+    def test_c_matches_model(self) -> None:
+        body = "\n".join(f"    show(UINT64_C({z}), UINT64_C({w}));" for z, w in self.cases)
+        source = ('#include <stdio.h>\n#include <inttypes.h>\n#include "falcon_x86_mixed.h"\n'
+                  "static void show(uint64_t z, uint64_t w) {\n"
+                  '    printf("%016" PRIx64 " %016" PRIx64 "\\n", falcon_x86_mixed_eval(z), '
+                  "falcon_x86_mixed_expm_p63(z, w));\n}\n"
+                  f"int main(void) {{\n{body}\n    return 0;\n}}\n")
+        run = compile_and_run(source, [Path(self.tmp.name) / "falcon_x86_mixed"], flags=["-ffp-contract=off"])
+        self.assertEqual(run.returncode, 0, run.stderr)
+        lines = run.stdout.split()
+        self.assertEqual(len(lines), 2 * len(self.cases))
+        for i, (z, w) in enumerate(self.cases):
+            self.assertEqual(int(lines[2 * i], 16), kernel.model_eval(self.k, z), f"eval z={z}")
+            self.assertEqual(int(lines[2 * i + 1], 16), kernel.model_expm(self.k, z, w), f"expm z={z} w={w}")
+
+    def test_model_within_bound(self) -> None:
+        bound = self.k.expm_bound_2p63
+        self.assertLess(bound, 1, "the kernel is meant to be faithful")
+        worst = Fraction(0)
+        with mpmath.workdps(40):
+            for z, w in self.cases[:1500]:
+                exact = mpmath.mpf(w) / 2**64 * mpmath.exp(-mpmath.mpf(z) / 2**64) * 2**63
+                worst = max(worst, Fraction(str(abs(kernel.model_expm(self.k, z, w) - exact))))
+        self.assertLessEqual(worst, bound)
+        self.assertGreater(worst, bound / 4, "bound far from the measured error")
+
+    def test_tail_error_enclosure_and_blind_control(self) -> None:
+        """The tail word's observed error lies in the proven enclosure; with
+        the rounding terms dropped the enclosure misses observed errors."""
+        from gen import floattail
+        tail = self.k.qz.tail
+        assert tail is not None
+        rng = random.Random(11)
+        observed = []
+        with mpmath.workdps(40):
+            for _ in range(400):
+                T = rng.randint(1 << 62, self.k.seg.z_max)
+                v = mpmath.mpf(T) / 2**64
+                exact = sum(mpmath.mpf(b.numerator) / b.denominator * v ** (tail.first + i)
+                            for i, b in enumerate(tail.coeffs))
+                observed.append(Fraction(str(tail.model(T) - exact)))
+        lo, hi = tail.eps_eval[0]
+        self.assertTrue(all(lo <= e <= hi for e in observed))
+        saved = floattail.half_ulp
+        try:
+            floattail.half_ulp = lambda m: Fraction(0)
+            blind = floattail.prove(tail.first, self.k.qz.degree, "estrin",
+                                    [[b / Fraction(2) ** tail.scale * tail.sign for b in tail.coeffs]],
+                                    tail.sign, [[(1 << 62, self.k.seg.z_max)]], 64)
+        finally:
+            floattail.half_ulp = saved
+        blo, bhi = blind.eps_eval[0]
+        self.assertTrue(any(not blo <= e <= bhi for e in observed), "the blind enclosure caught nothing")
