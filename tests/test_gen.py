@@ -364,14 +364,14 @@ class CompileTest(unittest.TestCase):
 
 
 class FloatTailTest(unittest.TestCase):
-    """A kernel with a binary64 tail (kernels/falcon_x86_mixed.toml):
-    the compiled C equals the generator's model bit for bit (both paths of
-    the Falcon adaptor included), and the model stays within the proven
-    bounds; a control with the tail's rounding ignored must be caught."""
+    """A kernel with a binary64 tail (kernels/candidates/falcon_x86_mixed.toml):
+    the compiled C equals the generator's model bit for bit, the model
+    stays within the proven bounds, Gappa certifies the rendered sidecar,
+    and a control with the tail's rounding ignored must be caught."""
 
     @classmethod
     def setUpClass(cls) -> None:
-        cls.k = kernel.build(config.load(KERNELS / "falcon_x86_mixed.toml"))
+        cls.k = kernel.build(config.load(KERNELS / "candidates" / "falcon_x86_mixed.toml"))
         cls.tmp = tempfile.TemporaryDirectory()
         render.write_atomic(Path(cls.tmp.name) / "falcon_x86_mixed", render.render(cls.k, cls.tmp.name))
         rng = random.Random(7)
@@ -400,6 +400,14 @@ class FloatTailTest(unittest.TestCase):
         for i, (z, w) in enumerate(self.cases):
             self.assertEqual(int(lines[2 * i], 16), kernel.model_eval(self.k, z), f"eval z={z}")
             self.assertEqual(int(lines[2 * i + 1], 16), kernel.model_expm(self.k, z, w), f"expm z={z} w={w}")
+
+    def test_gappa_certifies(self) -> None:
+        sidecar = Path(self.tmp.name) / "falcon_x86_mixed" / "falcon_x86_mixed.json"
+        run = subprocess.run([sys.executable, "-m", "certify.gappa_run", "--build",
+                              str(Path(self.tmp.name) / "certify"), "--jobs", "1", str(sidecar)],
+                             cwd=ROOT, capture_output=True, text=True, timeout=900)
+        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+        self.assertIn("proven by Gappa", run.stdout + run.stderr)
 
     def test_model_within_bound(self) -> None:
         bound = self.k.expm_bound_2p63
