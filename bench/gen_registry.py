@@ -3,8 +3,11 @@
 Usage: gen_registry.py GENERATED_DIR OUT.c [KERNEL ...]
 
 Every named kernel's sidecar GENERATED_DIR/<name>/<name>.json is read; the
-64-bit ones (word_bits == 64) are benchmarked through their Falcon adaptor
-`<name>_fpr_expm_p63_native`, the others are listed in a comment and skipped.
+64-bit ones (word_bits == 64) are benchmarked through their Falcon adaptors
+`<name>_fpr_expm_p63_native` (row `<name>`: every input defined, edge rules
+included) and `<name>_fpr_expm_p63_domain` (row `<name>/domain`: Falcon's
+own contract and conversions, like the references); the others are listed
+in a comment and skipped.
 The file is rewritten only when its content changes, so make does not
 rebuild the harness needlessly.
 """
@@ -26,6 +29,7 @@ REFERENCES: tuple[tuple[str, str, bool], ...] = (
 )
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+DOMAIN_SUFFIX = "/domain"   # row name suffix of a kernel's Falcon-domain adaptor
 
 
 class RegistryError(Exception):
@@ -94,8 +98,12 @@ def render(kernels: list[Kernel]) -> str:
     for k in bench:
         lines.append(f"BENCH_DEFINE(k_{k.name}, {k.name}_fpr_expm_p63_native, )")
         rows.append(f'    {{"{k.name}", "kernel", bench_always, bench_chain_k_{k.name}, bench_batch_k_{k.name}}},')
+        # The Falcon-domain adaptor: Falcon's own contract and conversions, no edge rules.
+        lines.append(f"BENCH_DEFINE(d_{k.name}, {k.name}_fpr_expm_p63_domain, )")
+        rows.append(f'    {{"{k.name}{DOMAIN_SUFFIX}", "kernel", bench_always, bench_chain_d_{k.name}, '
+                    f'bench_batch_d_{k.name}}},')
     lines += ["", "const struct bench_variant bench_variants[] = {", *rows, "};"]
-    lines.append(f"const size_t bench_variant_count = {len(REFERENCES) + len(bench)};")
+    lines.append(f"const size_t bench_variant_count = {len(REFERENCES) + 2 * len(bench)};")
     return "\n".join(lines) + "\n"
 
 

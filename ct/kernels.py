@@ -40,8 +40,8 @@ class Entry:
 
     @property
     def is_native(self) -> bool:
-        """True for the double-precision adaptor, the only entry allowed
-        to use floating-point instructions."""
+        """True for the double-precision adaptors (native and domain), the
+        entries allowed to use floating-point instructions."""
         return self.kind == KIND_DBL
 
 
@@ -76,7 +76,8 @@ def load_kernel(gen_dir: Path, name: str) -> Kernel:
         raise KernelError(f"kernel '{name}': table_access must be one of {TABLE_ACCESS}, got {access!r}")
     if word_bits == 64:
         specs = (("eval", KIND_Z64), ("expm_p63", KIND_ZW64),
-                 ("fpr_expm_p63", KIND_BITS), ("fpr_expm_p63_native", KIND_DBL))
+                 ("fpr_expm_p63", KIND_BITS), ("fpr_expm_p63_native", KIND_DBL),
+                 ("fpr_expm_p63_domain", KIND_DBL))
         headers: tuple[str, ...] = (f"{name}.h", f"{name}_falcon.h")
     else:
         specs = (("eval", KIND_Z32),)

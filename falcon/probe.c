@@ -6,11 +6,13 @@
  *
  * Input: one line per case, "x_bits ccs_bits" as hexadecimal IEEE-754
  * binary64 bit patterns.  Output: one line per case,
- * "emu native ref" in hexadecimal, where
+ * "emu native ref domain" in hexadecimal, where
  *   emu    = <name>_fpr_expm_p63(x_bits, ccs_bits), through falcon_emu_wrap
  *            (emu_wrap.c, compiled FP-free where the kernel allows it);
  *   native = <name>_fpr_expm_p63_native(x, ccs) on the same bits as doubles;
- *   ref    = facct_ref_expm_p63(x_bits, ccs_bits) (runtime/facct_ref.c).
+ *   ref    = facct_ref_expm_p63(x_bits, ccs_bits) (runtime/facct_ref.c);
+ *   domain = <name>_fpr_expm_p63_domain(x, ccs) (meaningful only on
+ *            Falcon's domain, 0 <= x < ln 2 and 0 <= ccs < 1).
  * All three are ~= ccs * exp(-x) * 2^63, an integer in units of 2^-63.
  * A malformed line is an error: one line on stderr, exit status 2.
  */
@@ -43,10 +45,11 @@ int main(void)
             fprintf(stderr, "probe: line %lu: expected two hex words\n", lineno);
             return 2;
         }
-        printf("%016" PRIx64 " %016" PRIx64 " %016" PRIx64 "\n",
+        printf("%016" PRIx64 " %016" PRIx64 " %016" PRIx64 " %016" PRIx64 "\n",
                falcon_emu_wrap(xb, cb),
                K(fpr_expm_p63_native)(from_bits(xb), from_bits(cb)),
-               facct_ref_expm_p63(xb, cb));
+               facct_ref_expm_p63(xb, cb),
+               K(fpr_expm_p63_domain)(from_bits(xb), from_bits(cb)));
     }
     return 0;
 }

@@ -105,7 +105,8 @@ class Registry(unittest.TestCase):
         self.assertIn('#include "wide/wide_falcon.h"', text)
         self.assertIn("wide_fpr_expm_p63_native", text)
         self.assertNotIn("narrow/narrow_falcon.h", text)
-        self.assertIn(f"bench_variant_count = {len(gen_registry.REFERENCES) + 1};", text)
+        self.assertIn("wide_fpr_expm_p63_domain", text)
+        self.assertIn(f"bench_variant_count = {len(gen_registry.REFERENCES) + 2};", text)
 
     def test_bad_sidecars_are_rejected(self) -> None:
         with tempfile.TemporaryDirectory() as tmp:

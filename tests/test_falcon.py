@@ -135,7 +135,7 @@ class AdaptorTests(unittest.TestCase):
     def setUpClass(cls) -> None:
         _Probes.ensure()
 
-    def out(self, name: str, tag: str = "plain") -> dict[tuple[int, int], tuple[int, int, int]]:
+    def out(self, name: str, tag: str = "plain") -> dict[tuple[int, int], tuple[int, int, int, int]]:
         return dict(zip(_Probes.cases, _Probes.outputs[(name, tag)]))
 
     def test_kernels_found(self) -> None:
@@ -150,14 +150,29 @@ class AdaptorTests(unittest.TestCase):
         for name in BIT_EXACT:
             out = self.out(name)
             for x, c, want in _Probes.vectors:
-                emu, _, ref = out[(x, c)]
+                emu, _, ref, _ = out[(x, c)]
                 self.assertEqual(emu, want, f"{name} x={x:016x} ccs={c:016x}")
                 self.assertEqual(ref, want, f"facct_ref x={x:016x} ccs={c:016x}")
 
     def test_native_agrees_with_emulated(self) -> None:
         for k in _Probes.kernels:
-            for case, (emu, native, _) in self.out(k.name).items():
+            for case, (emu, native, _, _) in self.out(k.name).items():
                 self.assertEqual(emu, native, f"{k.name} {case[0]:016x} {case[1]:016x}")
+
+    def test_domain_adaptor_agrees_on_the_domain(self) -> None:
+        """_fpr_expm_p63_domain equals the full adaptor for 0 <= x <= the
+        largest double below ln 2 and 0 <= ccs < 1 (sign bits clear), on
+        every such case; the control shows it does differ outside."""
+        for k in _Probes.kernels:
+            inside = differs_outside = 0
+            for (x, c), (_, native, _, domain) in self.out(k.name).items():
+                if x <= LN2_DOWN and c < ONE:
+                    inside += 1
+                    self.assertEqual(domain, native, f"{k.name} {x:016x} {c:016x}")
+                elif domain != native:
+                    differs_outside += 1
+            self.assertGreater(inside, 20000, k.name)
+            self.assertGreater(differs_outside, 0, f"{k.name}: the outside cases do not exercise the adaptor")
 
     def test_edge_rules(self) -> None:
         """The documented rules: clamps, zero for a bad ccs, ccs >= 1 as 1."""

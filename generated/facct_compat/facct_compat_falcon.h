@@ -44,6 +44,9 @@
 
 #include <stdint.h>
 #include <string.h>
+#if defined(__x86_64__) && defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "facct_compat.h"
 
@@ -145,6 +148,36 @@ static inline uint64_t facct_compat_fpr_expm_p63_native(double x, double ccs)
     memcpy(&x_bits, &x, sizeof x_bits);
     memcpy(&c_bits, &ccs, sizeof c_bits);
     return facct_compat_fpr_expm_p63(x_bits, c_bits);
+}
+
+/*
+ * Falcon-domain adaptor, for native-float builds that keep Falcon's own
+ * contract for fpr_expm_p63: 0 <= x < ln 2 and 0 <= ccs < 1 (what its
+ * sampler passes), and its native conversions z = 2 * trunc(x * 2^63),
+ * w = 2 * trunc(ccs * 2^63) (one multiplication by 2^63, exact, and one
+ * CVTTSD2SI each, like the reference).  On that domain it returns exactly
+ * what facct_compat_fpr_expm_p63_native returns (tested), with the same proven
+ * bound, and skips the edge rules above.  Outside it the result is
+ * unspecified but the call stays defined and reads only the table (a table
+ * kernel clamps z to Z_CLAMP): on x86-64 the conversion is the
+ * SSE2 intrinsic, which returns 2^63 for out-of-range and NaN inputs
+ * (where a C cast would be undefined), and elsewhere the integer
+ * conversion of the bits.  No branch and no secret-dependent address.
+ */
+static inline uint64_t facct_compat_domain_q64(double v)
+{
+#if defined(__x86_64__) && defined(__SSE2__)
+    return (uint64_t)_mm_cvttsd_si64(_mm_set_sd(v * 9223372036854775808.0)) << 1;
+#else
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    return facct_compat_fpr_to_q64(bits);
+#endif
+}
+
+static inline uint64_t facct_compat_fpr_expm_p63_domain(double x, double ccs)
+{
+    return facct_compat_expm_p63(facct_compat_domain_q64(x), facct_compat_domain_q64(ccs));
 }
 
 #endif /* FACCT_COMPAT_FALCON_H */
