@@ -167,30 +167,26 @@ def plan(a_hi: int, b_hi: int, drop: int, budget: Fraction, limb_bits: int = LIM
 
 def plan_for(a: tuple[Limb, ...], b: tuple[Limb, ...], a_hi: int, b_hi: int, drop: int,
              budget: Fraction) -> TruncPlan:
-    """The plan that skips the most partial products (smallest bound first)
-    while delta_bound() <= budget (units of the result, 2^-0 = one unit of
-    floor(A B / 2^D)).  With budget < 1 nothing is skipped that the floor
-    would not already lose; the full product is always a valid fallback."""
+    """The plan that skips the longest run of partial products, smallest
+    bound first, whose delta_bound() is <= budget (units of the result: one
+    unit of floor(A B / 2^D)); every run length is tried, since dropping a
+    whole accumulator also drops its floor.  If none fits the budget (even
+    the full product loses up to one unit per right-shifted accumulator),
+    the run with the smallest bound."""
     pairs = [(i, j) for i in range(len(a)) for j in range(len(b))]
     weight = {p: Fraction(a[p[0]].max_for(a_hi) * b[p[1]].max_for(b_hi) << (a[p[0]].pos + b[p[1]].pos),
                           1 << drop) for p in pairs}
     order = sorted(pairs, key=lambda p: (weight[p], p))
-    kept = set(pairs)
 
-    def make(keep: set[tuple[int, int]]) -> TruncPlan:
-        return TruncPlan(drop, a, b, a_hi, b_hi, _group(a, b, a_hi, b_hi, sorted(keep)),
-                         tuple(sorted(set(pairs) - keep)))
+    def make(skip: list[tuple[int, int]]) -> TruncPlan:
+        keep = sorted(set(pairs) - set(skip))
+        return TruncPlan(drop, a, b, a_hi, b_hi, _group(a, b, a_hi, b_hi, keep), tuple(sorted(skip)))
 
-    best = make(kept)
-    for p in order:
-        if len(kept) == 1:
-            break
-        trial = make(kept - {p})
-        if trial.delta_bound() > budget:
-            break
-        kept.discard(p)
-        best = trial
-    return best
+    runs = [make(order[:k]) for k in range(len(order))]   # at least one partial product kept
+    fitting = [p for p in runs if p.delta_bound() <= budget]
+    if fitting:
+        return fitting[-1]
+    return min(runs, key=lambda p: (p.delta_bound(), p.kept))
 
 
 def c_limb(name: str, word_bits: int, limb: Limb, extra_shift: int = 0) -> str:
