@@ -25,7 +25,7 @@ TOP_KEYS = {
     "degree", "error", "precision_digits", "remez_tolerance",
     "remez_max_iterations", "coefficient_scales", "max_abs_error_log2",
     "table_access", "segments", "coefficients", "evaluation", "form", "reoptimize", "wide",
-    "multiplier", "truncation_budget_log2",
+    "multiplier", "truncation_budget_log2", "table_placement",
 }
 MULTIPLIERS = ("auto", "umull", "mul16", "truncated")
 SEGMENT_KEYS = {"kind", "count", "bits"}
@@ -71,6 +71,7 @@ class KernelConfig:
     explicit: Optional[ExplicitCoefficients]
     multiplier: str = "auto"
     truncation_budget_log2: Optional[float] = None
+    table_placement: str = "default"
 
     def parameters(self) -> dict[str, Any]:
         """Every input parameter, for banners and the sidecar."""
@@ -98,6 +99,7 @@ class KernelConfig:
             **({"multiplier": self.multiplier} if self.multiplier != "auto" else {}),
             **({"truncation_budget_log2": self.truncation_budget_log2}
                if self.truncation_budget_log2 is not None else {}),
+            **({"table_placement": self.table_placement} if self.table_placement != "default" else {}),
         }
 
 
@@ -215,6 +217,9 @@ def validate(raw: dict[str, Any], path: str, sha256: str) -> KernelConfig:
         raise GenError("wide: needs form = 'one_minus' and word_bits = 64")
 
     multiplier, truncation_budget = _multiplier(raw, word_bits, scale_bits, form, wide, evaluation)
+    placement = _want(raw.get("table_placement", "default"), str, "table_placement", "a string")
+    if placement not in ("default", "sram"):
+        raise GenError(f"table_placement: {placement!r} is not 'default' or 'sram'")
 
     seg = _want(raw.get("segments", {"kind": "equal", "count": 1}), dict, "segments", "a table")
     unknown = sorted(set(seg) - SEGMENT_KEYS)
@@ -249,7 +254,7 @@ def validate(raw: dict[str, Any], path: str, sha256: str) -> KernelConfig:
         max_abs_error_log2=budget, table_access=table_access, evaluation=evaluation,
         form=form, reoptimize=reoptimize, wide=wide, segment_kind=kind,
         segment_count=count, segment_bits=bits, explicit=explicit,
-        multiplier=multiplier, truncation_budget_log2=truncation_budget)
+        multiplier=multiplier, truncation_budget_log2=truncation_budget, table_placement=placement)
 
 
 def _multiplier(raw: dict[str, Any], word_bits: int, scale_bits: int, form: str, wide: bool,

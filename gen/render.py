@@ -155,6 +155,7 @@ def context(k: Kernel, out_dir: str) -> dict[str, Any]:
         "final_steps": final_steps, "final_expr": final_expr,
         "final_mulhi": mulhi_name(cfg.multiplier, 64),
         "m3_adaptor": k.final_plan is not None and qz.root_scale >= 63,
+        "table_sram": cfg.table_placement == "sram",
     }
 
 

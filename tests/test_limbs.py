@@ -228,6 +228,8 @@ class MultiplierHelpersTest(unittest.TestCase):
             self.assertEqual(render.mulhi_name(key, 64) + "(", helper)
         self.assertEqual(base.multiplier, "auto")
         self.assertNotIn("multiplier", base.parameters())   # default kernels' banners unchanged
+        table = (GENERATED / "falcon_m3" / "falcon_m3_table.h").read_text()
+        self.assertIn('section(".data.falcon_m3_coeffs")', table)   # table_placement = "sram"
 
 
 class MultiplierConfigTest(unittest.TestCase):
@@ -245,7 +247,8 @@ class MultiplierConfigTest(unittest.TestCase):
                ({"truncation_budget_log2": -50}, "truncation_budget_log2: only with"),
                ({"multiplier": "truncated", "truncation_budget_log2": 5}, "truncation_budget_log2: 5"),
                ({"multiplier": "truncated", "form": "one_minus"}, "multiplier: 'truncated' needs form"),
-               ({"multiplier": "truncated", "evaluation": "estrin"}, "multiplier: 'truncated' needs evaluation")]
+               ({"multiplier": "truncated", "evaluation": "estrin"}, "multiplier: 'truncated' needs evaluation"),
+               ({"table_placement": "flash"}, "table_placement: 'flash' is not")]
         for extra, message in bad:
             with self.subTest(extra=extra), self.assertRaisesRegex(GenError, message):
                 config.validate({**self.BASE, **extra}, "t.toml", "0")
