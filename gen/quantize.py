@@ -242,10 +242,21 @@ def _quantize_limb_mul(scheme: Scheme, n: int, scales: list[int], ranges: list, 
     if scheme.truncation_budget is not None:
         plan = limbs.plan(his[0], his[1], drop, scheme.truncation_budget * Fraction(2) ** scales[n])
     plans[n] = plan
-    loss = -(-plan.delta_bound().numerator // plan.delta_bound().denominator) if plan else 0
-    for i in range(nsegs):
-        ranges[i][n] = [(max(0, ((alo >> sh[0]) * (blo >> sh[1]) >> drop) - loss), ((ahi >> sh[0]) * (bhi >> sh[1])) >> drop)
-                        for (alo, ahi), (blo, bhi) in zip(ranges[i][a], ranges[i][b])]
+    for i, rs in enumerate(_limb_mul_ranges(scheme, n, ranges, plan, W, nsegs)):
+        ranges[i][n] = rs
+
+
+def _limb_mul_ranges(scheme: Scheme, n: int, ranges: list, plan: Optional[limbs.TruncPlan], W: int,
+                     nsegs: int) -> list[list[Interval]]:
+    """Per segment and piece, the proven range of limb product n: at most the
+    exact floor(A B / 2^D), at least that minus ceil(delta_bound), >= 0."""
+    a, b = scheme.nodes[n].args
+    sa, sb = (operand_shift(scheme, n, x, W) for x in (a, b))
+    drop = plan.drop if plan else 32
+    bound = plan.delta_bound() if plan else Fraction(0)
+    loss = -(-bound.numerator // bound.denominator)
+    return [[(max(0, ((alo >> sa) * (blo >> sb) >> drop) - loss), ((ahi >> sa) * (bhi >> sb)) >> drop)
+             for (alo, ahi), (blo, bhi) in zip(ranges[i][a], ranges[i][b])] for i in range(nsegs)]
 
 
 def _fold_shifts(scheme: Scheme, n: int, scales: list[int], terms: list, ranges: list, plans: list,
@@ -265,11 +276,7 @@ def _fold_shifts(scheme: Scheme, n: int, scales: list[int], terms: list, ranges:
         if plan is None or r == 0 or len(users[a]) != 1:
             continue
         moved = replace(plan, drop=plan.drop + r)
-        loss = -(-moved.delta_bound().numerator // moved.delta_bound().denominator)
-        x, y = scheme.nodes[a].args
-        sx, sy = (operand_shift(scheme, a, v, W) for v in (x, y))
-        new_a = [[(max(0, ((alo >> sx) * (blo >> sy) >> moved.drop) - loss), ((ahi >> sx) * (bhi >> sy)) >> moved.drop)
-                  for (alo, ahi), (blo, bhi) in zip(ranges[i][x], ranges[i][y])] for i in range(nsegs)]
+        new_a = _limb_mul_ranges(scheme, a, ranges, moved, W, nsegs)
         if any(hi >> (32 if scheme.nodes[a].narrow else W) for rs in new_a for _, hi in rs):
             continue   # the product itself would not fit its word at the sum's scale
         trial_terms = tuple((sg, 0 if j == k else rr) for j, (sg, rr) in enumerate(current))
