@@ -6,8 +6,11 @@ with ``multiplier = "truncated"``, from L-bit limbs (L = LIMB_BITS = 15):
 
 * each operand is cut into limbs from the top of its *proven range*
   (bit length of its largest value) downwards, A = sum_i a_i 2^(p_i), every
-  limb but the last L bits wide, the last one reaching bit 0;
-* a partial product a_i b_j (< 2^30) is *kept* or *skipped*; the kept ones
+  limb but the last L bits wide, the last one reaching bit 0 (or, for
+  values wider than 32 bits, one of the layouts of :func:`layouts` that do
+  not cross bit 32; the cheapest plan by :func:`cost` is taken);
+* a partial product a_i b_j (< 2^32, checked from the limbs' maxima) is
+  *kept* or *skipped*; the kept ones
   with the same position p_i + q_j are summed in a 32-bit accumulator (an
   accumulator never holds more than fits 32 bits: the maxima of its limbs,
   from the proven ranges, say so; otherwise the column is split);
@@ -64,6 +67,26 @@ def limbs_for(hi: int, limb_bits: int = LIMB_BITS, split: int = 0) -> tuple[Limb
         out.append(Limb(pos, top - pos))
         top = pos
     return tuple(out)
+
+
+def layouts(hi: int, limb_bits: int = LIMB_BITS) -> list[tuple[Limb, ...]]:
+    """Candidate limb layouts of a value in [0, hi]: uniform limbs from the
+    top; for a value wider than 32 bits also the layout cut at bit 32 and
+    one where no limb crosses bit 32 because the bits above it are shared
+    by limbs of at most limb_bits + 2 bits (each limb one shift-and-mask;
+    whether the wider partial products still fit their accumulators is
+    decided by the grouping, from the proven maxima)."""
+    out = [limbs_for(hi, limb_bits)]
+    top = max(hi.bit_length(), 1)
+    if top > 32:
+        out.append(limbs_for(hi, limb_bits, 32))
+        count = -(-(top - 32) // (limb_bits + 2))
+        cuts = [32 + (top - 32) * k // count for k in range(count, -1, -1)]
+        upper = tuple(Limb(lo, hi_ - lo) for hi_, lo in zip(cuts, cuts[1:]))
+        lower = tuple(Limb(l.pos, l.bits) for l in limbs_for((1 << 32) - 1, limb_bits))
+        if upper + lower not in out:
+            out.append(upper + lower)
+    return out
 
 
 def straddles(limb: Limb, split: int = 32) -> bool:
@@ -131,6 +154,8 @@ def _group(a: tuple[Limb, ...], b: tuple[Limb, ...], a_hi: int, b_hi: int,
         total = 0
         for i, j in by_pos[pos]:
             m = a[i].max_for(a_hi) * b[j].max_for(b_hi)
+            if m > ACC_TOP:
+                raise ValueError(f"limbs: a partial product of limbs {a[i]} and {b[j]} can exceed 32 bits")
             if current and total + m > ACC_TOP:
                 groups.append(tuple(current))
                 current, total = [], 0
@@ -155,10 +180,11 @@ def plan(a_hi: int, b_hi: int, drop: int, budget: Fraction, limb_bits: int = LIM
     without a cut at bit 32 (for operands wider than 32 bits); see
     :func:`plan_for`."""
     best: TruncPlan | None = None
-    for split_a in ((0, 32) if a_hi >> 32 else (0,)):
-        for split_b in ((0, 32) if b_hi >> 32 else (0,)):
-            p = plan_for(limbs_for(a_hi, limb_bits, split_a), limbs_for(b_hi, limb_bits, split_b),
-                         a_hi, b_hi, drop, budget)
+    for la in layouts(a_hi, limb_bits):
+        for lb in layouts(b_hi, limb_bits):
+            if max(x.max_for(a_hi) for x in la) * max(y.max_for(b_hi) for y in lb) > ACC_TOP:
+                continue   # some partial product alone would not fit 32 bits
+            p = plan_for(la, lb, a_hi, b_hi, drop, budget)
             if best is None or (cost(p), p.delta_bound()) < (cost(best), best.delta_bound()):
                 best = p
     assert best is not None
