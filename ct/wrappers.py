@@ -9,13 +9,16 @@ _PROLOGUE = """\
 /* Rendered by ct/wrappers.py for kernel {kernel}: one non-inlined wrapper per
  * entry point, so that each entry point's compiled code is one function the
  * binary scan can read and the harnesses can call.  noclone and no_icf keep
- * GCC from specialising the wrappers or folding identical ones into jumps. */
+ * GCC from specialising the wrappers or folding identical ones into jumps;
+ * no sibling calls keeps the wrapper's frame on the stack when the entry
+ * point is too large to be inlined (memcheck's reports are attributed to
+ * the wrapper found in their stack). */
 #include <stdint.h>
 {includes}
 #if defined(__clang__)
 #define CT_WRAP __attribute__((noinline, used))
 #else
-#define CT_WRAP __attribute__((noinline, noclone, no_icf, used))
+#define CT_WRAP __attribute__((noinline, noclone, no_icf, used, optimize("no-optimize-sibling-calls")))
 #endif
 
 """

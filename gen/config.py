@@ -25,8 +25,9 @@ TOP_KEYS = {
     "degree", "error", "precision_digits", "remez_tolerance",
     "remez_max_iterations", "coefficient_scales", "max_abs_error_log2",
     "table_access", "segments", "coefficients", "evaluation", "form", "reoptimize", "wide",
-    "float_tail",
+    "float_tail", "multiplier", "truncation_budget_log2", "table_placement",
 }
+MULTIPLIERS = ("auto", "umull", "mul16", "truncated")
 SEGMENT_KEYS = {"kind", "count", "bits"}
 COEFFICIENT_KEYS = {"values", "scale", "scales"}
 
@@ -69,6 +70,9 @@ class KernelConfig:
     segment_count: int
     segment_bits: Optional[int]
     explicit: Optional[ExplicitCoefficients]
+    multiplier: str = "auto"
+    truncation_budget_log2: Optional[float] = None
+    table_placement: str = "default"
 
     def parameters(self) -> dict[str, Any]:
         """Every input parameter, for banners and the sidecar."""
@@ -93,7 +97,12 @@ class KernelConfig:
             "form": self.form,
             "reoptimize": self.reoptimize,
             "wide": self.wide,
-        } | ({"float_tail": self.float_tail} if self.float_tail is not None else {})
+            **({"float_tail": self.float_tail} if self.float_tail is not None else {}),
+            **({"multiplier": self.multiplier} if self.multiplier != "auto" else {}),
+            **({"truncation_budget_log2": self.truncation_budget_log2}
+               if self.truncation_budget_log2 is not None else {}),
+            **({"table_placement": self.table_placement} if self.table_placement != "default" else {}),
+        }
 
 
 def _want(value: Any, kind: type | tuple[type, ...], key: str, what: str) -> Any:
@@ -216,6 +225,11 @@ def validate(raw: dict[str, Any], path: str, sha256: str) -> KernelConfig:
         if not wide:
             raise GenError("float_tail: needs wide = true (and so form = 'one_minus', word_bits = 64)")
 
+    multiplier, truncation_budget = _multiplier(raw, word_bits, scale_bits, form, wide, evaluation)
+    placement = _want(raw.get("table_placement", "default"), str, "table_placement", "a string")
+    if placement not in ("default", "sram"):
+        raise GenError(f"table_placement: {placement!r} is not 'default' or 'sram'")
+
     seg = _want(raw.get("segments", {"kind": "equal", "count": 1}), dict, "segments", "a table")
     unknown = sorted(set(seg) - SEGMENT_KEYS)
     if unknown:
@@ -253,7 +267,31 @@ def validate(raw: dict[str, Any], path: str, sha256: str) -> KernelConfig:
         remez_max_iterations=max_iterations, coefficient_scales=scales,
         max_abs_error_log2=budget, table_access=table_access, evaluation=evaluation,
         form=form, reoptimize=reoptimize, wide=wide, float_tail=float_tail, segment_kind=kind,
-        segment_count=count, segment_bits=bits, explicit=explicit)
+        segment_count=count, segment_bits=bits, explicit=explicit,
+        multiplier=multiplier, truncation_budget_log2=truncation_budget, table_placement=placement)
+
+
+def _multiplier(raw: dict[str, Any], word_bits: int, scale_bits: int, form: str, wide: bool,
+                evaluation: str) -> tuple[str, Optional[float]]:
+    """The ``multiplier`` key (docs/config.md) and its truncation budget."""
+    multiplier = _want(raw.get("multiplier", "auto"), str, "multiplier", "a string")
+    if multiplier not in MULTIPLIERS:
+        raise GenError(f"multiplier: {multiplier!r} is not one of {', '.join(MULTIPLIERS)}")
+    budget = raw.get("truncation_budget_log2")
+    if budget is not None:
+        if multiplier != "truncated":
+            raise GenError("truncation_budget_log2: only with multiplier = 'truncated'")
+        budget = float(_want(budget, (int, float), "truncation_budget_log2", "a number"))
+        if not -200 < budget < 0:
+            raise GenError(f"truncation_budget_log2: {budget} must be between -200 and 0")
+    if multiplier == "truncated":
+        if form != "direct" or wide:
+            raise GenError("multiplier: 'truncated' needs form = 'direct' and wide = false")
+        if evaluation != "horner":
+            raise GenError("multiplier: 'truncated' needs evaluation = 'horner'")
+        if budget is None:
+            budget = float(-(scale_bits + 1))
+    return multiplier, budget
 
 
 def _explicit(table: Any, degree: int, count: int, kind: str) -> ExplicitCoefficients:

@@ -123,6 +123,15 @@ def _decimal(value: Any, where: str) -> str:
     return value
 
 
+def has_limb_products(sidecar: dict[str, Any]) -> bool:
+    """True for kernels with narrow or truncated limb products (multiplier =
+    "truncated", gen/limbs.py), which this certificate does not model: their
+    products are checked by tests/test_limbs.py and the model-versus-C test."""
+    nodes = sidecar.get("nodes") if isinstance(sidecar, dict) else None
+    return isinstance(nodes, list) and any(isinstance(n, dict) and ("drop" in n or n.get("narrow"))
+                                           for n in nodes)
+
+
 def _graph(sidecar: dict[str, Any], degree: int, word_bits: int) -> list[dict[str, Any]]:
     """The sidecar's node list, checked to be a well-formed scheme graph whose
     scales agree with its operations; adds the key "wide" to every node.
@@ -136,6 +145,8 @@ def _graph(sidecar: dict[str, Any], degree: int, word_bits: int) -> list[dict[st
     raw = _field(sidecar, "nodes", "sidecar")
     if not isinstance(raw, list) or not raw:
         raise SidecarError("sidecar: 'nodes' is not a non-empty list")
+    if has_limb_products(sidecar):
+        raise SidecarError("sidecar: narrow or truncated limb products are not modelled by the Gappa certificate")
     raw = [dict(node) if isinstance(node, dict) else node for node in raw]  # the caller's stay untouched
     for n, node in enumerate(raw):
         where = f"sidecar: node {n}"

@@ -24,7 +24,7 @@ from typing import Any, Callable, Optional
 
 import mpmath
 
-from . import bounds, expr, quantize, remez, scheme
+from . import bounds, expr, limbs, quantize, remez, scheme
 from .config import KernelConfig
 from .errors import GenError
 from .exact import int_to_mpf_exact, mpf_to_fraction
@@ -76,6 +76,7 @@ class Kernel:
     qz: quantize.Quantized
     segments: tuple[SegmentReport, ...]
     reoptimized: bool
+    final_plan: Optional[limbs.TruncPlan] = None   # truncated ccs product of _expm_p63 (gen/limbs.py)
 
     @property
     def eval_bound_ulp(self) -> Fraction:
@@ -214,6 +215,9 @@ def build(cfg: KernelConfig, progress: Callable[[str], None] = lambda _: None) -
     v_maxes = [Fraction(s.t_max << g, 1 << W) for s in seg.segments]
     x_firsts = [Fraction(s.z_first, 1 << W) for s in seg.segments]
     plan = scheme.build(cfg.evaluation, cfg.degree, cfg.wide, cfg.float_tail)
+    if cfg.multiplier == "truncated":
+        assert cfg.truncation_budget_log2 is not None
+        plan.truncation_budget = Fraction(2 ** cfg.truncation_budget_log2)
 
     fitted = parallel_map(_fit_segment, [(cfg, seg, s) for s in seg.segments])
     real = [coeffs for coeffs, _ in fitted]
@@ -228,6 +232,8 @@ def build(cfg: KernelConfig, progress: Callable[[str], None] = lambda _: None) -
     else:
         qz = quantize.quantize(plan, seg, real, forced_scales=cfg.coefficient_scales,
                                root_margin=root_margin(cfg))
+        if cfg.multiplier == "truncated" and W == 64:
+            qz = _mixed_precision(cfg, seg, qz, real)
         reoptimized = False
         if cfg.reoptimize:
             better = _reoptimize(cfg, seg, qz, real)
@@ -250,15 +256,60 @@ def build(cfg: KernelConfig, progress: Callable[[str], None] = lambda _: None) -
     progress(f"{cfg.name}: {seg.count} segment(s) bounded")
     if cfg.explicit is None:
         qz, reports = _centre(cfg, seg, qz, reports)
+    final_plan = _final_plan(cfg, qz)
     final = []
     for s, minimax, iterations, extrema, approx, eps in reports:
-        eval_iv, expm_iv = _total_intervals(cfg, qz, approx, eps, s.index)
+        eval_iv, expm_iv = _total_intervals(cfg, qz, approx, eps, s.index,
+                                            final_plan.delta_bound() if final_plan else None)
         final.append(SegmentReport(s.index, s.z_first, s.z_last, minimax, iterations, approx, eps,
                                    eval_iv, expm_iv, extrema, _grid_distance(cfg, seg, s, qz)))
-    kernel = Kernel(cfg, seg, qz, tuple(final), reoptimized)
+    kernel = Kernel(cfg, seg, qz, tuple(final), reoptimized, final_plan)
     _check_budget(kernel)
     _self_check(kernel)
     return kernel
+
+
+def _mixed_precision(cfg: KernelConfig, seg: Segmentation, qz: quantize.Quantized,
+                     real: list[list[Fraction]]) -> quantize.Quantized:
+    """Mixed precision (multiplier = "truncated", Horner): the top steps
+    y_j = a_j + v y_(j+1) whose 64-bit scale s leaves a 32-bit word a
+    truncation of at most 2^-(s - 33) <= the truncation budget run on
+    uint32_t, with their constants and products; so does the product that
+    reads the last of them (v y on 32 bits).  The narrowed scheme is
+    quantized and proven again like any other."""
+    sch = qz.scheme
+    budget = sch.truncation_budget
+    assert budget is not None
+    narrow: set[int] = set()
+    for n, node in enumerate(sch.nodes):
+        if node.kind != "add":
+            continue
+        if n == sch.root or Fraction(2) ** -(qz.scales[n] - 33) > budget:
+            break
+        narrow.add(n)
+        for a in node.args:
+            narrow.add(a)
+            narrow.update(x for x in sch.nodes[a].args if sch.nodes[x].kind == "const")
+    if not narrow:
+        return qz
+    for n, node in enumerate(sch.nodes):
+        if node.kind == "mul" and n not in narrow and all(x in narrow or sch.nodes[x].kind == "var"
+                                                        for x in node.args):
+            narrow.add(n)
+    try:
+        return quantize.quantize(scheme.narrowed(sch, narrow, budget), seg, real,
+                                 forced_scales=cfg.coefficient_scales, root_margin=root_margin(cfg))
+    except GenError:
+        return qz
+
+
+def _final_plan(cfg: KernelConfig, qz: quantize.Quantized) -> Optional[limbs.TruncPlan]:
+    """The truncated product w U of _expm_p63 (direct form, multiplier =
+    "truncated"): w any 64-bit word, U the root word; budget at U's scale."""
+    if cfg.multiplier != "truncated" or cfg.word_bits != 64 or qz.scheme.truncation_budget is None:
+        return None
+    u_hi = max(r[qz.root][1] for r in qz.ranges)
+    return limbs.plan((1 << 64) - 1, u_hi, 64, qz.scheme.truncation_budget * Fraction(2) ** qz.root_scale)
 
 
 def _round_in_order(fn: Callable[[Any], Any], b: Any, row: list[Fraction], order: list[tuple[int, Optional[int]]],
@@ -428,7 +479,8 @@ def _to_z(seg: Segmentation, s: Segment, points: Any) -> tuple[int, ...]:
 
 
 def _total_intervals(cfg: KernelConfig, qz: quantize.Quantized, approx: bounds.ApproxBound,
-                     eps: tuple[Fraction, Fraction], seg_index: int
+                     eps: tuple[Fraction, Fraction], seg_index: int,
+                     final_delta: Optional[Fraction] = None
                      ) -> tuple[tuple[Fraction, Fraction], Optional[tuple[Fraction, Fraction]]]:
     """Proven intervals of _eval - f 2^S (units 2^-S) and _expm_p63 - ideal
     (units 2^-63); the derivations are in docs/error-model.md."""
@@ -443,6 +495,11 @@ def _total_intervals(cfg: KernelConfig, qz: quantize.Quantized, approx: bounds.A
     if cfg.word_bits != 64:
         return eval_iv, None
     to63 = Fraction(2) ** (63 - s_root)
+    if cfg.form == "direct" and final_delta is not None:
+        # Truncated w U (gen/limbs.py): below w U / 2^64 by at most
+        # final_delta units of 2^-s_root, then floored to 2^-63 if s_root > 63.
+        loss = final_delta * to63 + (1 if s_root > 63 else 0)
+        return eval_iv, (min(Fraction(0), core_lo * to63) - loss, max(Fraction(0), core_hi * to63))
     if cfg.form == "direct":
         # floor(w U / 2^64) moved to scale 2^63; w / 2^64 in [0, 1); the floor
         # loses less than one unit of the result's scale.
@@ -556,6 +613,9 @@ def model_expm(kernel: Kernel, z: int, w: int) -> int:
         return (n >> 65) + ((n >> 64) & 1)
     u = quantize.evaluate_core(kernel.qz, kernel.seg, z)
     s = kernel.qz.root_scale
+    if kernel.cfg.form == "direct" and kernel.final_plan is not None:
+        p = kernel.final_plan.evaluate(w, u, check=True)
+        return p >> (s - 63) if s >= 63 else p << (63 - s)
     if kernel.cfg.form == "direct":
         p = (w * u) >> 64
         return p >> (s - 63) if s >= 63 else p << (63 - s)

@@ -18,11 +18,11 @@ carries the truncation errors (:func:`eval_error`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Callable, Optional, Sequence
 
-from . import floattail
+from . import floattail, limbs
 from .errors import GenError
 from .scheme import Scheme
 from .segments import Segmentation
@@ -44,6 +44,7 @@ class Quantized:
     # for an add node: ((sign_a, shift_a), (sign_b, shift_b)): U = sum sign * shift(U_x)
     ranges: tuple[tuple[Interval, ...], ...]  # [i][n]: proven range of U_n on segment i
     tail: Optional[floattail.TailProof] = None  # the ftail node's proof, if any
+    plans: tuple[Optional[limbs.TruncPlan], ...] = ()   # per node: truncated product plan, or None
 
     @property
     def degree(self) -> int:
@@ -159,6 +160,7 @@ def quantize(scheme: Scheme, seg: Segmentation, coeffs: Sequence[Sequence[Fracti
     ints: list[list[int]] = [[0] * (d + 1) for _ in range(nsegs)]
     const_scales: list[int] = [0] * (d + 1)
     ranges: list[list[list[Interval]]] = [[[] for _ in scheme.nodes] for _ in range(nsegs)]
+    plans: list[Optional[limbs.TruncPlan]] = [None] * len(scheme.nodes)
 
     def forced_scale(j: int) -> Optional[int]:
         return forced_scales[j] if forced_scales is not None else None
@@ -185,9 +187,15 @@ def quantize(scheme: Scheme, seg: Segmentation, coeffs: Sequence[Sequence[Fracti
             if any(scheme.nodes[u].kind == "add" for u in users[n]):
                 continue  # stored at the scale of the sum it feeds
             j = node.power
-            # A binary64 tail coefficient is a 53-bit significand (2^53 included).
+            # A binary64 tail coefficient is a 53-bit significand (2^53 included);
+            # a constant of a 32-bit (narrow) step fits 32 bits.
             in_tail = any(scheme.nodes[u].kind == "ftail" for u in users[n])
-            limit, bits = (1 << floattail.MANTISSA, floattail.MANTISSA) if in_tail else (top, W)
+            if in_tail:
+                limit, bits = 1 << floattail.MANTISSA, floattail.MANTISSA
+            elif node.narrow:
+                limit, bits = (1 << 32) - 1, 32
+            else:
+                limit, bits = top, W
             candidates = [forced_scale(j)] if forced_scale(j) is not None else \
                 range(guess(max(abs(r[j]) for r in coeffs), bits), -4 * W, -1)
             for s in candidates:
@@ -202,6 +210,8 @@ def quantize(scheme: Scheme, seg: Segmentation, coeffs: Sequence[Sequence[Fracti
             for i in range(nsegs):
                 ints[i][j] = ks[i]
                 ranges[i][n] = [(ks[i], ks[i])] * len(pieces[i])
+        elif node.kind == "mul" and not node.wide and (node.narrow or scheme.truncation_budget is not None):
+            _quantize_limb_mul(scheme, n, scales, ranges, plans, W, nsegs)
         elif node.kind == "mul":
             a, b = node.args
             drop = 0 if node.wide else W   # a wide product keeps all 2W bits
@@ -222,12 +232,101 @@ def quantize(scheme: Scheme, seg: Segmentation, coeffs: Sequence[Sequence[Fracti
         else:
             margin = root_margin if n == scheme.root else (lambda s: 0)
             _choose_add(scheme, n, signs, scales, terms, ints, const_scales, ranges, integers,
-                        forced_scale, guess, coeffs, W, nsegs, margin)
+                        forced_scale, guess, coeffs, 32 if node.narrow else W, nsegs, margin)
+            if scheme.truncation_budget is not None:
+                _fold_shifts(scheme, n, scales, terms, ranges, plans, users, W, nsegs, margin)
 
     return Quantized(scheme, W, tuple(scales), tuple(signs), tuple(tuple(r) for r in ints),
                      tuple(const_scales), tuple(terms),
                      tuple(tuple((min(lo for lo, _ in rs), max(hi for _, hi in rs)) for rs in seg_ranges)
-                           for seg_ranges in ranges), tail_proof)
+                           for seg_ranges in ranges), tail_proof, tuple(plans))
+
+
+def operand_shift(scheme: Scheme, n: int, x: int, word_bits: int) -> int:
+    """A narrow (32-bit) product reads a 64-bit operand x as x >> 32."""
+    return word_bits - 32 if scheme.nodes[n].narrow and not scheme.nodes[x].narrow else 0
+
+
+def _quantize_limb_mul(scheme: Scheme, n: int, scales: list[int], ranges: list, plans: list,
+                       W: int, nsegs: int) -> None:
+    """A product on a narrow word and/or from truncated limb products
+    (multiplier = "truncated", gen/limbs.py): its scale, its plan (chosen
+    from the operands' proven maxima over every segment, the same C code for
+    all) and its proven range."""
+    node = scheme.nodes[n]
+    a, b = node.args
+    if not node.narrow and any(scheme.nodes[x].narrow for x in node.args):
+        raise GenError(f"quantize: {node.label} multiplies a 32-bit step on 64 bits (not supported)")
+    drop = 32 if node.narrow else W
+    sh = [operand_shift(scheme, n, x, W) for x in (a, b)]
+    scales[n] = scales[a] - sh[0] + scales[b] - sh[1] - drop
+    his = [max(hi for i in range(nsegs) for _, hi in ranges[i][x]) >> r for x, r in zip((a, b), sh)]
+    plan = None
+    if scheme.truncation_budget is not None:
+        plan = limbs.plan(his[0], his[1], drop, scheme.truncation_budget * Fraction(2) ** scales[n])
+    plans[n] = plan
+    for i, rs in enumerate(_limb_mul_ranges(scheme, n, ranges, plan, W, nsegs)):
+        ranges[i][n] = rs
+
+
+def _limb_mul_ranges(scheme: Scheme, n: int, ranges: list, plan: Optional[limbs.TruncPlan], W: int,
+                     nsegs: int) -> list[list[Interval]]:
+    """Per segment and piece, the proven range of limb product n: at most the
+    exact floor(A B / 2^D), at least that minus ceil(delta_bound), >= 0."""
+    a, b = scheme.nodes[n].args
+    sa, sb = (operand_shift(scheme, n, x, W) for x in (a, b))
+    drop = plan.drop if plan else 32
+    bound = plan.delta_bound() if plan else Fraction(0)
+    loss = -(-bound.numerator // bound.denominator)
+    return [[(max(0, ((alo >> sa) * (blo >> sb) >> drop) - loss), ((ahi >> sa) * (bhi >> sb)) >> drop)
+             for (alo, ahi), (blo, bhi) in zip(ranges[i][a], ranges[i][b])] for i in range(nsegs)]
+
+
+def _fold_shifts(scheme: Scheme, n: int, scales: list[int], terms: list, ranges: list, plans: list,
+                 users: dict[int, list[int]], W: int, nsegs: int, margin: Callable[[int], int]) -> None:
+    """A truncated product that feeds only sum n, shifted by r there, is
+    computed at the sum's scale instead: its accumulators are shifted by
+    D + r (one floor each, counted by delta_bound) and the sum adds it
+    unshifted, which saves a shift of a 64-bit word on a 32-bit core.  Kept
+    only if the sum's range proof still holds with the product's new range."""
+    node = scheme.nodes[n]
+    top = (1 << (32 if node.narrow else W)) - 1
+    current = terms[n]
+    assert current is not None
+    for k, a in enumerate(node.args):
+        sign, r = current[k]
+        plan = plans[a]
+        if plan is None or r == 0 or len(users[a]) != 1:
+            continue
+        moved = replace(plan, drop=plan.drop + r)
+        new_a = _limb_mul_ranges(scheme, a, ranges, moved, W, nsegs)
+        if any(hi >> (32 if scheme.nodes[a].narrow else W) for rs in new_a for _, hi in rs):
+            continue   # the product itself would not fit its word at the sum's scale
+        trial_terms = tuple((sg, 0 if j == k else rr) for j, (sg, rr) in enumerate(current))
+        new_n = []
+        ok = True
+        for i in range(nsegs):
+            per_piece = []
+            for p in range(len(ranges[i][n])):
+                lo = hi = 0
+                for j, (b, (sg, rr)) in enumerate(zip(node.args, trial_terms)):
+                    blo, bhi = new_a[i][p] if j == k else ranges[i][b][p]
+                    tlo, thi = _shift(blo, rr), _shift(bhi, rr)
+                    if scheme.nodes[b].kind != "const" and thi > top:
+                        ok = False
+                    lo, hi = (lo + tlo, hi + thi) if sg > 0 else (lo - thi, hi - tlo)
+                ok = ok and 0 <= lo and hi + margin(scales[n]) <= top
+                per_piece.append((lo, hi))
+            new_n.append(per_piece)
+        if not ok:
+            continue
+        plans[a] = moved
+        scales[a] -= r
+        current = trial_terms
+        for i in range(nsegs):
+            ranges[i][a] = new_a[i]
+            ranges[i][n] = new_n[i]
+    terms[n] = current
 
 
 def const_node(scheme: Scheme, j: int) -> int:
@@ -339,11 +438,17 @@ def evaluate_nodes(qz: Quantized, seg: Segmentation, z: int, check: bool = False
     T = local_word(seg, z)
     vals: list[int] = []
     for n, node in enumerate(qz.scheme.nodes):
-        mask = (1 << (2 * W if node.wide else W)) - 1
+        mask = (1 << (2 * W if node.wide else (32 if node.narrow else W))) - 1
         if node.kind == "var":
             value = T
         elif node.kind == "const":
             value = qz.table_word(i, node.power)
+        elif node.kind == "mul" and (node.narrow or (qz.plans and qz.plans[n] is not None)):
+            a, b = (vals[x] >> operand_shift(qz.scheme, n, x, W) for x in node.args)
+            plan = qz.plans[n] if qz.plans else None
+            value = plan.evaluate(a, b, check) if plan else (a * b) >> 32
+            if check and value > mask:
+                raise AssertionError(f"overflow at z={z}, node {node.label}: {value}")
         elif node.kind == "mul":
             value = (vals[node.args[0]] * vals[node.args[1]]) >> (0 if node.wide else W)
         elif node.kind == "ftail":
@@ -395,6 +500,8 @@ def node_errors(qz: Quantized, seg_index: int) -> list[tuple[Fraction, Fraction]
         elif node.kind == "ftail":
             assert qz.tail is not None
             eps.append(qz.tail.eps_eval[seg_index])
+        elif node.kind == "mul" and (node.narrow or (qz.plans and qz.plans[n] is not None)):
+            eps.append(_limb_mul_error(qz, n, ranges, eps))
         elif node.kind == "mul":
             a, b = node.args
             (ealo, eahi), (eblo, ebhi) = eps[a], eps[b]
@@ -422,6 +529,33 @@ def node_errors(qz: Quantized, seg_index: int) -> list[tuple[Fraction, Fraction]
                 lo, hi = (lo + elo, hi + ehi) if sign > 0 else (lo - ehi, hi - elo)
             eps.append((lo, hi))
     return eps
+
+
+def _limb_mul_error(qz: Quantized, n: int, ranges: Sequence[Interval],
+                    eps: list[tuple[Fraction, Fraction]]) -> tuple[Fraction, Fraction]:
+    """eps of a narrow and/or truncated product (docs/error-model.md):
+    a 64-bit operand read as U >> 32 has eps / 2^32 - delta', 0 <= delta' <=
+    1 - 2^-32; the product then errs by
+    (Uhat_a eps_b + Uhat_b eps_a + eps_a eps_b) / 2^D - delta with
+    0 <= delta <= plan.delta_bound() (skipped partial products and floors,
+    gen/limbs.py), or 0 <= delta < 1 for a full product."""
+    node = qz.scheme.nodes[n]
+    ops = []
+    for x in node.args:
+        r = operand_shift(qz.scheme, n, x, qz.word_bits)
+        (lo, hi), (elo, ehi) = ranges[x], eps[x]
+        if r:
+            lo, hi = lo >> r, hi >> r
+            elo, ehi = elo / (1 << r) - (1 - Fraction(1, 1 << r)), ehi / (1 << r)
+        ops.append(((lo - ehi, hi - elo), (elo, ehi)))
+    (ua, ea), (ub, eb) = ops
+    lo, hi = _imul(ua, eb)
+    lo2, hi2 = _imul(ub, ea)
+    lo3, hi3 = _imul(ea, eb)
+    plan = qz.plans[n] if qz.plans else None
+    scale = Fraction(1, 1 << (plan.drop if plan else 32))
+    loss = plan.delta_bound() if plan else Fraction(1)
+    return (lo + lo2 + lo3) * scale - loss, (hi + hi2 + hi3) * scale
 
 
 def _imul(a: tuple[Fraction, Fraction], b: tuple[Fraction, Fraction]) -> tuple[Fraction, Fraction]:

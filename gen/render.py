@@ -19,7 +19,7 @@ from typing import Any, Optional
 
 import jinja2
 
-from . import VERSION, floattail, gappa
+from . import VERSION, floattail, gappa, limbs, quantize
 from .kernel import Kernel
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -84,6 +84,10 @@ def context(k: Kernel, out_dir: str) -> dict[str, Any]:
     command = f"python3 -m gen render {shlex.quote(config_path)} --out {shlex.quote(out_dir)}"
 
     steps, root = _steps(k, digits)
+    final_steps: list[dict[str, str]] = []
+    final_expr = ""
+    if k.final_plan is not None:
+        final_steps, final_expr = _limb_product(k.final_plan, [("w", 64, 0), ("u", 64, 0)], "p", 64, set())
     if seg.count == 1:
         index_doc = "one segment"
         index_lines = ["no index: t = u = z - z_lo."]
@@ -148,6 +152,10 @@ def context(k: Kernel, out_dir: str) -> dict[str, Any]:
         "scheme_doc": {"horner": "Horner's scheme", "estrin": "Estrin's scheme"}[qz.scheme.name],
         "eval_bound": eval_bound, "expm_bound": expm_bound, "rows": rows,
         "z_clamp_hex": f"0x{z_clamp:016x}",
+        "final_steps": final_steps, "final_expr": final_expr,
+        "final_mulhi": mulhi_name(cfg.multiplier, 64),
+        "m3_adaptor": k.final_plan is not None and qz.root_scale >= 63,
+        "table_sram": cfg.table_placement == "sram",
     } | _tail_context(k, steps)
 
 
@@ -176,6 +184,12 @@ def _tail_context(k: Kernel, steps: list[dict[str, str]]) -> dict[str, Any]:
     }
 
 
+def mulhi_name(multiplier: str, word_bits: int) -> str:
+    """The fxp.h multiply-high of a strategy (the `multiplier` key)."""
+    suffix = {"umull": "_limb32", "mul16": "_mul16"}.get(multiplier, "")
+    return f"fxp_mulhi{word_bits}{suffix}"
+
+
 def _steps(k: Kernel, digits: int) -> tuple[list[dict[str, str]], str]:
     """One C statement per product or sum of the scheme, with its proven range."""
     qz = k.qz
@@ -184,9 +198,14 @@ def _steps(k: Kernel, digits: int) -> tuple[list[dict[str, str]], str]:
     word_t = f"uint{W}_t"
     names: list[str] = []
     steps = []
+    emitted: set[str] = set()
 
-    def shifted(a: int, r: int, into_wide: bool) -> str:
+    def shifted(a: int, r: int, into_wide: bool, narrow: bool = False) -> str:
         text = names[a]
+        if narrow and nodes[a].kind == "const":
+            text = f"(uint32_t){text}"
+        elif nodes[a].narrow and not narrow and not into_wide and r < 0:
+            text = f"(uint64_t){text}"
         if into_wide and not nodes[a].wide:
             if r > 0:
                 return f"fxp_wide_of({text} >> {r})"
@@ -208,15 +227,30 @@ def _steps(k: Kernel, digits: int) -> tuple[list[dict[str, str]], str]:
             continue
         lo = min(r[n][0] for r in qz.ranges)
         hi = max(r[n][1] for r in qz.ranges)
-        if node.kind == "mul":
+        if node.kind == "mul" and (node.narrow or (qz.plans and qz.plans[n] is not None)):
+            name = f"m{n}"
+            operands = []
+            for x in node.args:
+                word = names[x] if nodes[x].kind != "const" else f"k{nodes[x].power}"
+                if nodes[x].kind == "const" and word not in emitted:
+                    emitted.add(word)
+                    steps.append({"name": word, "type": "uint32_t" if nodes[x].narrow else word_t,
+                                  "expr": f"{'(uint32_t)' if nodes[x].narrow else ''}{names[x]}",
+                                  "comment": f"K_{nodes[x].power}"})
+                operands.append((word, 32 if nodes[x].narrow else W,
+                                 quantize.operand_shift(qz.scheme, n, x, W)))
+            pre, expr = _limb_product(qz.plans[n] if qz.plans else None, operands, name,
+                                      32 if node.narrow else W, emitted)
+            steps.extend(pre)
+        elif node.kind == "mul":
             name = f"m{n}"
             a, b = (names[x] for x in node.args)
-            expr = f"fxp_wide_mul({a}, {b})" if node.wide else f"fxp_mulhi{W}({a}, {b})"
+            expr = f"fxp_wide_mul({a}, {b})" if node.wide else f"{mulhi_name(k.cfg.multiplier, W)}({a}, {b})"
         else:
             name = node.label.replace("^", "")
             terms = qz.terms[n]
             assert terms is not None
-            parts = sorted(((sign, shifted(a, r, node.wide)) for a, (sign, r) in zip(node.args, terms)),
+            parts = sorted(((sign, shifted(a, r, node.wide, node.narrow)) for a, (sign, r) in zip(node.args, terms)),
                            key=lambda p: -p[0])  # the positive term first
             if node.wide:
                 fn = "fxp_wide_add" if parts[1][0] > 0 else "fxp_wide_sub"
@@ -229,8 +263,64 @@ def _steps(k: Kernel, digits: int) -> tuple[list[dict[str, str]], str]:
                    f"0x{hi:0{digits_here}x}]")
         names.append(name)
         steps.append({"name": name, "expr": expr, "comment": comment,
-                      "type": "fxp_wide" if node.wide else word_t})
+                      "type": "fxp_wide" if node.wide else ("uint32_t" if node.narrow else word_t)})
     return steps, names[-1]
+
+
+def _limb_product(plan: Optional[limbs.TruncPlan], operands: list[tuple[str, int, int]], name: str,
+                  out_bits: int, emitted: set[str]) -> tuple[list[dict[str, str]], str]:
+    """C statements of a narrow and/or truncated product (gen/limbs.py):
+    operands are (word, its width, right shift applied before the product);
+    limbs already extracted (``emitted``) are reused."""
+    if plan is None:   # a full 32-bit product of narrow operands
+        (a, wa, ra), (b, wb, rb) = operands
+        args = [f"(uint32_t)({x} >> {r})" if r else x for x, r in ((a, ra), (b, rb))]
+        return [], f"fxp_mulhi32({args[0]}, {args[1]})"
+    steps: list[dict[str, str]] = []
+    limb_names: list[list[str]] = []
+    used = [{p[k] for g in plan.groups for p in g} for k in (0, 1)]
+    for (word, width, shift), side, use in zip(operands, (plan.a, plan.b), used):
+        row = []
+        for index, limb in enumerate(side):
+            pos = limb.pos + shift
+            lname = f"{word}_l{pos}" + (f"_{limb.bits}" if limb.bits != limbs.LIMB_BITS else "")
+            row.append(lname)
+            if index in use and lname not in emitted:
+                emitted.add(lname)
+                steps.append({"name": lname, "type": "uint32_t",
+                              "expr": limbs.c_limb(word, width, limb, shift),
+                              "comment": f"bits {pos}..{pos + limb.bits - 1} of {word}"})
+        limb_names.append(row)
+    accs = []
+    for g, group in enumerate(plan.groups):
+        acc = f"{name}_c{g}"
+        accs.append(acc)
+        expr = " + ".join(f"{limb_names[0][i]} * {limb_names[1][j]}" for i, j in group)
+        steps.append({"name": acc, "type": "uint32_t", "expr": expr,
+                      "comment": f"partial products at 2^{plan.position(g)}, < 2^32 (proven)"})
+    return steps, limbs.c_combine(plan, accs, out_bits)
+
+
+def _limb_fields(k: Kernel, n: int) -> dict[str, Any]:
+    """Sidecar fields of a narrow node or a truncated product (none for
+    other nodes, so other kernels' sidecars are unchanged): the word width,
+    the operands' right shifts, the product's drop D and the proven bound
+    of what it loses, floor(delta_bound) units (gen/limbs.py)."""
+    qz = k.qz
+    node = qz.scheme.nodes[n]
+    plan = qz.plans[n] if qz.plans else None
+    out: dict[str, Any] = {}
+    if node.narrow:
+        out["narrow"] = True
+    if node.kind == "mul" and (node.narrow or plan is not None):
+        out["operand_shifts"] = [quantize.operand_shift(qz.scheme, n, x, k.cfg.word_bits) for x in node.args]
+        out["drop"] = plan.drop if plan else 32
+        loss = plan.delta_bound() if plan else None
+        out["truncation_loss"] = str(loss.numerator // loss.denominator) if loss is not None else None
+        if plan is not None:
+            out["limbs"] = {"a": [[l.pos, l.bits] for l in plan.a], "b": [[l.pos, l.bits] for l in plan.b],
+                            "groups": [[list(p) for p in g] for g in plan.groups]}
+    return out
 
 
 def sidecar(k: Kernel, ctx: dict[str, Any]) -> str:
@@ -264,7 +354,8 @@ def sidecar(k: Kernel, ctx: dict[str, Any]) -> str:
         "nodes": [{"kind": node.kind, "args": list(node.args), "power": node.power, "label": node.label,
                    "wide": node.wide,
                    "scale": qz.scales[n], "sign": qz.signs[n],
-                   "terms": [list(t) for t in qz.terms[n]] if qz.terms[n] else None}
+                   "terms": [list(t) for t in qz.terms[n]] if qz.terms[n] else None,
+                   **_limb_fields(k, n)}
                   for n, node in enumerate(qz.scheme.nodes)],
         "final_shift": qz.root_scale - cfg.scale_bits,
         "core_scale": qz.root_scale,
@@ -279,6 +370,10 @@ def sidecar(k: Kernel, ctx: dict[str, Any]) -> str:
             "meaning": "proven |p - f| / max(real minimax error, distance of f at the segment start to "
                        "the constant coefficient's grid), per segment",
         },
+        **({"final_product": {"operands": ["w", "U"], "drop": k.final_plan.drop,
+                              "loss_bound": _decimal(k.final_plan.delta_bound(), ROUND_CEILING),
+                              "kept_partial_products": k.final_plan.kept}}
+           if k.final_plan is not None else {}),
         "segment_list": [{
             "index": s.index, "z_first": str(s.z_first), "z_last": str(s.z_last),
             "t_max": str(s.z_last - s.z_first),
@@ -332,9 +427,11 @@ def render(k: Kernel, out_dir: str) -> dict[str, str]:
         files[filename] = env.get_template(template).render(filename=filename, **ctx)
     files["fxp.h"] = RUNTIME_HEADER.read_text()
     files[f"{name}.json"] = sidecar(k, ctx)
-    # The independent certificate of the evaluation error (run by `make certify`).
-    files[f"{name}.gappa"] = gappa.render_script(json.loads(files[f"{name}.json"]),
-                                                 source=f"{name}.json")
+    # The independent certificate of the evaluation error (run by `make certify`);
+    # none for kernels with truncated limb products, which it does not model.
+    if not gappa.has_limb_products(json.loads(files[f"{name}.json"])):
+        files[f"{name}.gappa"] = gappa.render_script(json.loads(files[f"{name}.json"]),
+                                                     source=f"{name}.json")
     return files
 
 

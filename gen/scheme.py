@@ -26,7 +26,8 @@ kernel needs, since the result itself uses every bit of a word.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from fractions import Fraction
 from typing import Optional
 
 from .errors import GenError
@@ -39,6 +40,7 @@ class Node:
     power: Optional[int] = None    # for "const": j
     label: str = ""                # for comments in the generated C
     wide: bool = False             # a 2W-bit value: exact product, or a sum of two words
+    narrow: bool = False           # a 32-bit value in a 64-bit kernel (multiplier = "truncated")
 
 
 class Scheme:
@@ -48,6 +50,9 @@ class Scheme:
         self.name = name
         self.nodes: list[Node] = []
         self._var: Optional[int] = None
+        # multiplier = "truncated": the absolute error each truncated product
+        # may lose (gen/limbs.py); None for full products.
+        self.truncation_budget: Optional[Fraction] = None
 
     def _add(self, node: Node) -> int:
         self.nodes.append(node)
@@ -128,6 +133,16 @@ def estrin(degree: int, wide: bool = False) -> Scheme:
                 merged.append(terms[k])
         terms = merged
     return s
+
+
+def narrowed(s: Scheme, narrow: set[int], budget: Optional[Fraction]) -> Scheme:
+    """A copy of s whose nodes in ``narrow`` hold 32-bit words, with a
+    truncation budget (multiplier = "truncated")."""
+    out = Scheme(s.name)
+    out.nodes = [replace(nd, narrow=n in narrow) for n, nd in enumerate(s.nodes)]
+    out._var = s._var
+    out.truncation_budget = budget
+    return out
 
 
 SCHEMES = {"horner": horner, "estrin": estrin}

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from pathlib import Path
 
@@ -20,6 +21,9 @@ from .toolchain import M3Error, run_host, run_qemu
 # The hand-written functions of known.S and their counts (from the source).
 KNOWN_COUNTS = {"m3_known": 62, "m3_null": 1}
 TRACE_CALLS = 8          # bench calls per size in the traced run (8 + 16)
+# facct_portable's error (units of 2^-63): measured in FACCT.md, not proven.
+PORTABLE_ERR_2P63 = 3562.6
+BUDGET_LOG2 = -43        # Falcon's accuracy budget (FACCT.md)
 SYSTICK_CALLS = 1000     # bench calls per size in the SysTick run
 FULL = {"rows": None, "nrand": 3000}
 QUICK = {"rows": 64, "nrand": 256}
@@ -63,6 +67,26 @@ def _fn_record(st: trace.CallStats, tick: float | None, sc: scan.ScanResult) -> 
         "histogram": st.per_call_histogram(),
         "scan": sc.as_dict(),
     }
+
+
+def error_record(t: Target) -> dict[str, object]:
+    """The target's error bound as log2 of an absolute error, and whether it
+    meets Falcon's 2^-43 budget: the proven bound of the headline entry from
+    the sidecar (_expm_p63 for 64-bit kernels, _eval for 32-bit ones), the
+    reference's measured figure for facct_portable."""
+    if t.portable:
+        value, kind = PORTABLE_ERR_2P63 / 2.0 ** 63, "measured (FACCT.md)"
+    else:
+        meta = json.loads((t.include / f"{t.name}.json").read_text())
+        bound = meta["bound"]
+        if t.word_bits == 64 and bound.get("expm_p63_2p63") is not None:
+            value = float(bound["expm_p63_2p63"]) / 2.0 ** 63
+        else:
+            value = float(bound["eval_ulp"]) / 2.0 ** int(meta["scale_bits"])
+        kind = "proven"
+    log2_err = math.log2(value)
+    return {"error_log2": round(log2_err, 2), "error_kind": kind,
+            "budget_2p43": "ok" if log2_err <= BUDGET_LOG2 else "FAIL"}
 
 
 def measure(t: Target, out: Path, vec_dir: Path, rows: list[vectors.Row],
@@ -116,16 +140,19 @@ def measure(t: Target, out: Path, vec_dir: Path, rows: list[vectors.Row],
         "vectors_compared": len(rows) + nrand,
         "histogram": main["histogram"],
         "functions": fns,
+        **error_record(t),
     }
 
 
 def table(records: list[dict[str, object]]) -> str:
-    head = f"{'kernel':<16} {'insn/call':>9} {'systick':>8} {'cyc.worst':>9} {'lmul':>5} {'div':>4} {'cbr':>4} {'fcall':>5}  bit-identical"
+    head = (f"{'kernel':<16} {'insn/call':>9} {'systick':>8} {'cyc.worst':>9} {'lmul':>5} {'div':>4} {'cbr':>4} "
+            f"{'fcall':>5}  bit-identical  log2 err  2^-43")
     lines = [head, "-" * len(head)]
     for r in records:
         lines.append(f"{r['name']:<16} {r['instructions_per_call']!s:>9} {r['instructions_systick']!s:>8} "
                      f"{r['cycles_model_worst']!s:>9} {r['long_mul']!s:>5} {r['div']!s:>4} "
-                     f"{r['cond_branches']!s:>4} {r['float_calls']!s:>5}  {r['bit_identical']}")
+                     f"{r['cond_branches']!s:>4} {r['float_calls']!s:>5}  {r['bit_identical']!s:<13} "
+                     f"{r['error_log2']!s:>8}  {r['budget_2p43']}")
     return "\n".join(lines)
 
 

@@ -7,8 +7,9 @@ M3_OUT        := $(BUILD)/m3
 M3_GENERATED  ?= generated
 M3_KERNELS    ?= $(KERNELS)
 M3_VECTORS    ?= tests/data/facct_vectors.tsv
-# The quick run: facct_portable plus at most one 64-bit and one 32-bit kernel.
-M3_QUICK_KERNELS ?= $(filter facct paper_m3,$(KERNELS))
+# The quick run: facct_portable, one 64-bit and one 32-bit kernel, and the
+# Cortex-M3 kernel falcon_m3 (its figures are checked by tests/test_m3.py).
+M3_QUICK_KERNELS ?= $(filter facct paper_m3 falcon_m3,$(KERNELS))
 M3_ARGS        = --gen-dir $(M3_GENERATED) --build $(M3_OUT) --vectors $(M3_VECTORS)
 
 HELP_LINES += "  make m3              -- Cortex-M3 (QEMU): bit identity vs host, instructions/call, cycle model, binary scan: build/m3.json"

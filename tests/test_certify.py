@@ -13,6 +13,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from certify import sollya_check
+from gen import gappa
 from tests.helpers import GENERATED, ROOT, shipped_kernels
 
 
@@ -39,7 +40,8 @@ class GappaTest(unittest.TestCase):
         return path
 
     def test_shipped_kernels_proven(self) -> None:
-        names = [n for n in shipped_kernels() if (GENERATED / n / f"{n}.json").exists()]
+        names = [n for n in shipped_kernels() if (GENERATED / n / f"{n}.json").exists()
+                 and not gappa.has_limb_products(_sidecar(n))]
         self.assertTrue(names, "no generated kernels to certify")
         proc = _certify(*(GENERATED / n / f"{n}.json" for n in names), build=self.dir / "b")
         self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)

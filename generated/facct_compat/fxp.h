@@ -54,7 +54,9 @@
 #define FXP_MUL16 1
 #endif
 
-#if defined(FXP_MUL16)
+/* The 16-bit-limb helpers are always defined (a kernel configured with
+ * multiplier = "mul16" uses them on any target); FXP_MUL16 only decides
+ * whether the default helpers below go through them. */
 /*
  * x * y exactly, for 32-bit x and y, from four 16x16->32 products.  With
  * x = x1 2^16 + x0 and y = y1 2^16 + y0 (all four halves < 2^16):
@@ -97,7 +99,6 @@ static inline void fxp_mul16_64x64(uint64_t a, uint64_t b, uint64_t *hi, uint64_
     *lo = (t << 32) | (uint32_t)q00;
     *hi = fxp_mul16_32x32(a1, b1) + (t >> 32) + (q10 >> 32);
 }
-#endif
 
 /* floor(a * b / 2^64), from four 32x32->64 partial products.  Exact: the
  * middle sum below cannot overflow because each term is < 2^64 - 2^33 + 1
@@ -173,6 +174,43 @@ static inline uint64_t fxp_mullo64(uint64_t a, uint64_t b)
 #else
     return a * b;
 #endif
+}
+
+/*
+ * Per-kernel product strategies (the `multiplier` config key, docs/config.md):
+ * a kernel rendered with multiplier = "umull" or "mul16" calls these instead
+ * of fxp_mulhi64/fxp_mulhi32, whatever FXP_MUL16 says; "auto" (the default)
+ * calls the helpers above; "truncated" kernels carry their own generated
+ * limb products (gen/limbs.py).  All return floor(a b / 2^W) exactly.
+ *   _limb32: 32-bit limbs (UMULL on ARMv7-M), or unsigned __int128 where
+ *            the compiler has it (one MUL on x86-64);
+ *   _mul16:  16-bit limbs, MUL/MLA only (constant-time on a Cortex-M3).
+ */
+static inline uint64_t fxp_mulhi64_limb32(uint64_t a, uint64_t b)
+{
+#if defined(__SIZEOF_INT128__) && !defined(FXP_NO_INT128)
+    return (uint64_t)(((fxp_u128)a * b) >> 64);
+#else
+    return fxp_mulhi64_portable(a, b);
+#endif
+}
+
+static inline uint64_t fxp_mulhi64_mul16(uint64_t a, uint64_t b)
+{
+    uint64_t hi, lo;
+    fxp_mul16_64x64(a, b, &hi, &lo);
+    (void)lo;
+    return hi;
+}
+
+static inline uint32_t fxp_mulhi32_limb32(uint32_t a, uint32_t b)
+{
+    return (uint32_t)(((uint64_t)a * b) >> 32);
+}
+
+static inline uint32_t fxp_mulhi32_mul16(uint32_t a, uint32_t b)
+{
+    return (uint32_t)(fxp_mul16_32x32(a, b) >> 32);
 }
 
 /*

@@ -1,0 +1,258 @@
+"""Truncated limb products (gen/limbs.py) and the multiplier strategies.
+
+* The loss bound of a truncated product, checked exhaustively on small limb
+  widths against the exact model, with a deliberately under-counted bound
+  (the floors of the accumulators left out) that the same check must catch.
+* falcon_m3 (multiplier = "truncated", mixed 32/64-bit steps): the generator's
+  exact model against the compiled C of generated/falcon_m3, bit for bit, on
+  random inputs, through _core, _eval, _expm_p63 and the Falcon adaptor; a
+  model with one more partial product skipped must disagree with the C.
+* The per-kernel product helpers of runtime/fxp.h against exact products,
+  and the configs of the `multiplier` key.
+"""
+from __future__ import annotations
+
+import dataclasses
+import random
+import struct
+import subprocess
+import tempfile
+import unittest
+from fractions import Fraction
+from pathlib import Path
+
+from gen import config, kernel, limbs, quantize, render
+from gen.errors import GenError
+from tests.helpers import GENERATED, KERNELS, ROOT
+
+
+def _independent(p: limbs.TruncPlan, a: int, b: int) -> int:
+    """What the C computes, re-derived from the plan's fields alone."""
+    def limb(value: int, lb: limbs.Limb) -> int:
+        return (value >> lb.pos) % (1 << lb.bits)
+    out = 0
+    for group in p.groups:
+        acc = sum(limb(a, p.a[i]) * limb(b, p.b[j]) for i, j in group)
+        assert acc < 1 << 32
+        shift = p.a[group[0][0]].pos + p.b[group[0][1]].pos - p.drop
+        out += acc * (1 << shift) if shift >= 0 else acc // (1 << -shift)
+    return out
+
+
+class TruncatedBoundTest(unittest.TestCase):
+    # (a_hi, b_hi, D, budget in result units, limb bits): small enough to try every pair.
+    CASES = [(255, 255, 8, Fraction(8), 3), (1023, 100, 9, Fraction(5), 4), (300, 255, 6, Fraction(40), 3),
+             (2047, 40, 10, Fraction(4), 4), (200, 500, 12, Fraction(10), 3), (120, 300, 9, Fraction(1, 2), 3)]
+
+    def plans(self) -> list[limbs.TruncPlan]:
+        return [limbs.plan(a_hi, b_hi, d, budget, bits) for a_hi, b_hi, d, budget, bits in self.CASES]
+
+    def test_bound_holds_on_every_pair(self) -> None:
+        for p, case in zip(self.plans(), self.CASES):
+            with self.subTest(case=case):
+                bound = p.delta_bound()
+                if case[3] >= 1:
+                    self.assertTrue(p.skipped, "the plan should skip something")
+                    self.assertLessEqual(bound, case[3])
+                worst = Fraction(0)
+                for a in range(p.a_hi + 1):
+                    for b in range(p.b_hi + 1):
+                        got = p.evaluate(a, b, check=True)
+                        self.assertEqual(got, _independent(p, a, b))
+                        loss = Fraction(a * b, 1 << p.drop) - got
+                        self.assertGreaterEqual(loss, 0)
+                        worst = max(worst, loss)
+                self.assertLessEqual(worst, bound)
+
+    def test_undercounted_bound_is_caught(self) -> None:
+        """Control: the bound without the accumulators' floors (only the
+        skipped partial products) is exceeded somewhere, in every case that
+        has a right-shifted accumulator."""
+        caught = 0
+        for p in self.plans():
+            if not p.right_shifts:
+                continue
+            under = Fraction(p.skipped_max, 1 << p.drop)
+            if any(Fraction(a * b, 1 << p.drop) - p.evaluate(a, b) > under
+                   for a in range(p.a_hi + 1) for b in range(p.b_hi + 1)):
+                caught += 1
+        self.assertGreater(caught, 0)
+
+    def test_fifteen_bit_accumulators_fit(self) -> None:
+        # The widest case the kernels use: 64-bit operands, every limb at its maximum.
+        for hi in ((1 << 64) - 1, (1 << 57) + 12345, (1 << 40) - 1):
+            p = limbs.plan((1 << 64) - 1, hi, 64, Fraction(1 << 20))
+            self.assertTrue(all(a <= limbs.ACC_TOP for a in p.accumulators((1 << 64) - 1, hi)))
+            self.assertEqual(p.evaluate((1 << 64) - 1, hi, check=True), _independent(p, (1 << 64) - 1, hi))
+
+
+M64 = (1 << 64) - 1
+
+
+def _bits(v: float) -> int:
+    return struct.unpack("<Q", struct.pack("<d", v))[0]
+
+
+def _q64(bits: int) -> int:
+    """2 trunc(v 2^63) for 0 <= v < 1 from v's bits (exact)."""
+    e = (bits >> 52) & 0x7FF
+    m = (bits & ((1 << 52) - 1)) | (1 << 52)
+    value = Fraction(m) * Fraction(2) ** (e - 1075) if e else Fraction(bits & ((1 << 52) - 1), 1 << 1074)
+    return 2 * int(value * 2 ** 63)
+
+
+PROGRAM = r"""
+#include <stdio.h>
+#include <stdlib.h>
+#include "falcon_m3_falcon.h"
+int main(int argc, char **argv)
+{
+    char line[128];
+    (void)argc; (void)argv;
+    while (fgets(line, sizeof line, stdin)) {
+        unsigned long long a, b;
+        if (sscanf(line, "%llx %llx", &a, &b) != 2) return 2;
+        printf("%016llx %016llx %016llx %016llx\n",
+               (unsigned long long)falcon_m3_core(a), (unsigned long long)falcon_m3_eval(a),
+               (unsigned long long)falcon_m3_expm_p63(a, b),
+               (unsigned long long)falcon_m3_fpr_expm_p63(a, b));
+    }
+    return 0;
+}
+"""
+
+
+class FalconM3ModelTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls) -> None:
+        cls.k = kernel.build(config.load(KERNELS / "falcon_m3.toml"))
+        rng = random.Random(7)
+        cls.cases = []
+        for _ in range(3000):
+            z = rng.randint(0, cls.k.seg.z_max)
+            cls.cases.append((z, rng.randint(0, M64)))
+        for s in cls.k.seg.segments:
+            cls.cases += [(s.z_first, M64), (s.z_last, 1 << 63)]
+        # The same words are also read as double bits by the adaptor column.
+        lines = "".join(f"{z:x} {w:x}\n" for z, w in cls.cases)
+        with tempfile.TemporaryDirectory() as tmp:
+            src = Path(tmp) / "p.c"
+            src.write_text(PROGRAM)
+            exe = Path(tmp) / "p"
+            subprocess.run(["gcc", "-O2", "-Wall", "-Wextra", "-Werror", f"-I{GENERATED / 'falcon_m3'}",
+                            str(src), "-o", str(exe)], check=True)
+            out = subprocess.run([str(exe)], input=lines, capture_output=True, text=True, check=True)
+        cls.outputs = [tuple(int(t, 16) for t in line.split()) for line in out.stdout.splitlines()]
+
+    def test_model_equals_c(self) -> None:
+        self.assertEqual(len(self.outputs), len(self.cases))
+        for (z, w), (core, ev, expm, _) in zip(self.cases, self.outputs):
+            self.assertEqual(core, quantize.evaluate_core(self.k.qz, self.k.seg, z, check=True), f"z={z:x}")
+            self.assertEqual(ev, kernel.model_eval(self.k, z), f"z={z:x}")
+            self.assertEqual(expm, kernel.model_expm(self.k, z, w), f"z={z:x} w={w:x}")
+
+    def test_adaptor_equals_model_in_domain(self) -> None:
+        # x_bits and ccs_bits here are the random words read as doubles; for
+        # x in [0, ln 2) and ccs in (0, 1) the adaptor is _expm_p63 of the
+        # exact conversions.
+        checked = 0
+        for (xb, cb), (_, _, _, fpr) in zip(self.cases, self.outputs):
+            x = struct.unpack("<d", struct.pack("<Q", xb))[0]
+            c = struct.unpack("<d", struct.pack("<Q", cb))[0]
+            if 0 <= x < 0.6931471805599453 and 0 < c < 1:
+                self.assertEqual(fpr, kernel.model_expm(self.k, _q64(xb), _q64(cb)))
+                checked += 1
+        self.assertGreater(checked, 100)
+
+    def test_model_with_one_more_skip_disagrees(self) -> None:
+        """Control: the same kernel with one more partial product skipped in
+        the last Horner product is caught by the comparison with the C."""
+        qz = self.k.qz
+        n = max(i for i, p in enumerate(qz.plans) if p is not None)
+        p = qz.plans[n]
+        group = p.groups[-1]
+        broken_plan = dataclasses.replace(p, groups=p.groups[:-1] + ((group[:-1],) if len(group) > 1 else ()),
+                                          skipped=p.skipped + (group[-1],))
+        broken = dataclasses.replace(qz, plans=qz.plans[:n] + (broken_plan,) + qz.plans[n + 1:])
+        differs = sum(core != quantize.evaluate_core(broken, self.k.seg, z)
+                      for (z, _), (core, _, _, _) in zip(self.cases, self.outputs))
+        self.assertGreater(differs, len(self.cases) // 2)
+
+    def test_bound_and_shape(self) -> None:
+        self.assertLessEqual(self.k.expm_bound_2p63, 1024)          # 2^-53 absolute
+        self.assertTrue(any(nd.narrow for nd in self.k.qz.scheme.nodes))
+        self.assertIsNotNone(self.k.final_plan)
+        header = (GENERATED / "falcon_m3" / "falcon_m3.h").read_text()
+        self.assertIn("uint32_t y4", header)                         # a 32-bit Horner step
+        self.assertNotIn("fxp_mulhi64(", header.split("falcon_m3_core")[1].split("falcon_m3_eval")[0])
+
+
+HELPERS = r"""
+#include <stdio.h>
+#include "fxp.h"
+int main(void)
+{
+    unsigned long long a, b;
+    while (scanf("%llx %llx", &a, &b) == 2)
+        printf("%016llx %016llx %08x %08x\n", (unsigned long long)fxp_mulhi64_limb32(a, b),
+               (unsigned long long)fxp_mulhi64_mul16(a, b), (unsigned)fxp_mulhi32_limb32((uint32_t)a, (uint32_t)b),
+               (unsigned)fxp_mulhi32_mul16((uint32_t)a, (uint32_t)b));
+    return 0;
+}
+"""
+
+
+class MultiplierHelpersTest(unittest.TestCase):
+    def test_strategy_helpers_exact(self) -> None:
+        rng = random.Random(11)
+        pairs = [(M64, M64), (0, M64), (1 << 63, (1 << 63) + 1)] + \
+            [(rng.getrandbits(rng.randint(1, 64)), rng.getrandbits(rng.randint(1, 64))) for _ in range(3000)]
+        for flags in ([], ["-DFXP_NO_INT128"], ["-DFXP_MUL16"]):
+            with tempfile.TemporaryDirectory() as tmp, self.subTest(flags=flags):
+                src = Path(tmp) / "h.c"
+                src.write_text(HELPERS)
+                exe = Path(tmp) / "h"
+                subprocess.run(["gcc", "-O2", "-Wall", "-Wextra", "-Werror", *flags, f"-I{ROOT / 'runtime'}",
+                                str(src), "-o", str(exe)], check=True)
+                out = subprocess.run([str(exe)], input="".join(f"{a:x} {b:x}\n" for a, b in pairs),
+                                     capture_output=True, text=True, check=True).stdout.split("\n")
+                for (a, b), line in zip(pairs, out):
+                    hi64 = (a * b) >> 64
+                    hi32 = ((a & 0xFFFFFFFF) * (b & 0xFFFFFFFF)) >> 32
+                    self.assertEqual(line, f"{hi64:016x} {hi64:016x} {hi32:08x} {hi32:08x}")
+
+    def test_rendered_helper_follows_the_key(self) -> None:
+        base = config.load(KERNELS / "paper_x86.toml")
+        for key, helper in (("auto", "fxp_mulhi64("), ("umull", "fxp_mulhi64_limb32("),
+                            ("mul16", "fxp_mulhi64_mul16(")):
+            self.assertEqual(render.mulhi_name(key, 64) + "(", helper)
+        self.assertEqual(base.multiplier, "auto")
+        self.assertNotIn("multiplier", base.parameters())   # default kernels' banners unchanged
+        table = (GENERATED / "falcon_m3" / "falcon_m3_table.h").read_text()
+        self.assertIn('section(".data.falcon_m3_coeffs")', table)   # table_placement = "sram"
+
+
+class MultiplierConfigTest(unittest.TestCase):
+    BASE = {"name": "t", "degree": 3, "scale_bits": 62, "segments": {"kind": "pow2", "bits": 2}}
+
+    def test_values(self) -> None:
+        for value in ("auto", "umull", "mul16", "truncated"):
+            self.assertEqual(config.validate({**self.BASE, "multiplier": value}, "t.toml", "0").multiplier, value)
+        cfg = config.validate({**self.BASE, "multiplier": "truncated"}, "t.toml", "0")
+        self.assertEqual(cfg.truncation_budget_log2, -63.0)
+
+    def test_errors(self) -> None:
+        bad = [({"multiplier": "fast"}, "multiplier: 'fast' is not one of"),
+               ({"multiplier": 3}, "multiplier: expected a string"),
+               ({"truncation_budget_log2": -50}, "truncation_budget_log2: only with"),
+               ({"multiplier": "truncated", "truncation_budget_log2": 5}, "truncation_budget_log2: 5"),
+               ({"multiplier": "truncated", "form": "one_minus"}, "multiplier: 'truncated' needs form"),
+               ({"multiplier": "truncated", "evaluation": "estrin"}, "multiplier: 'truncated' needs evaluation"),
+               ({"table_placement": "flash"}, "table_placement: 'flash' is not")]
+        for extra, message in bad:
+            with self.subTest(extra=extra), self.assertRaisesRegex(GenError, message):
+                config.validate({**self.BASE, **extra}, "t.toml", "0")
+
+
+if __name__ == "__main__":
+    unittest.main()
