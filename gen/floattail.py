@@ -205,9 +205,9 @@ def check_normal(ops: Sequence[Op], coeffs: Sequence[Fraction], smallest_input: 
             raise GenError(f"float_tail: {op.label} may be subnormal")
 
 
-def input_error(lo: Fraction, hi: Fraction, below: Fraction, above: Fraction) -> Interval:
-    """Error of a double made as RN(integer) * 2^-63 from a value in
-    [lo, hi]: [-below, above] plus the conversion's rounding."""
+def input_error(hi: Fraction, below: Fraction, above: Fraction) -> Interval:
+    """Error of a double made as RN(integer) * 2^-63 from a value of at most
+    hi: [-below, above] plus the conversion's rounding."""
     r = half_ulp(hi)
     return -below - r, above + r
 
@@ -289,7 +289,7 @@ def to_double(word: int) -> float:
 # w = 2 trunc(ccs 2^63): ccs - w / 2^64 lies in [0, 2^-63).  The enclosure
 # covers both.
 C_SMALLEST = Fraction(1, 1 << 63)
-C_ERROR = input_error(Fraction(0), Fraction(1), Fraction(1, 1 << 64), Fraction(1, 1 << 63))
+C_ERROR = input_error(Fraction(1), Fraction(1, 1 << 64), Fraction(1, 1 << 63))
 ZERO_BELOW = Fraction(1, 1 << 11)
 # A pointwise upper bound of the tail word by its exact value, for Gappa
 # (whose hypotheses cannot depend on the piece): U <= (1 + 2^-35) t 2^s + 1.
@@ -317,7 +317,7 @@ def prove(first: int, degree: int, evaluation: str, coefficients: Sequence[Seque
         out = []
         for lo, hi in pieces[0]:
             v = (lo * unit, hi * unit)
-            v_err = input_error(v[0], v[1], unit, Fraction(0)) if hi else zero
+            v_err = input_error(v[1], unit, Fraction(0)) if hi else zero
             at_one = analyse(ops, bs, v, v_err, one, zero)
             from_w = analyse(ops, bs, v, v_err, c_range, C_ERROR)
             for n, op in enumerate(ops):
