@@ -401,6 +401,32 @@ class FloatTailTest(unittest.TestCase):
             self.assertEqual(int(lines[2 * i], 16), kernel.model_eval(self.k, z), f"eval z={z}")
             self.assertEqual(int(lines[2 * i + 1], 16), kernel.model_expm(self.k, z, w), f"expm z={z} w={w}")
 
+    def test_adaptors_match_model(self) -> None:
+        """The Falcon adaptors feed the tail x and ccs themselves: on the
+        domain (ccs >= 2^-11 here) that must give _expm_p63(z, w) exactly,
+        z = 2 trunc(x 2^63), w = 2 trunc(ccs 2^63); tiny x included."""
+        import struct
+        rng = random.Random(5)
+        xs = [rng.uniform(0, 0.6931) for _ in range(600)] + [rng.uniform(0, 2 ** -11) for _ in range(100)] + [0.0]
+        cases = [(x, rng.uniform(0.5, 1.0)) for x in xs]
+        bits = lambda d: struct.unpack("<Q", struct.pack("<d", d))[0]
+        body = "\n".join(f"    show(UINT64_C({bits(x)}), UINT64_C({bits(c)}));" for x, c in cases)
+        source = ('#include <stdio.h>\n#include <inttypes.h>\n#include <string.h>\n'
+                  '#include "falcon_x86_mixed_falcon.h"\n'
+                  "static void show(uint64_t xb, uint64_t cb) {\n    double x, c;\n"
+                  "    memcpy(&x, &xb, 8);\n    memcpy(&c, &cb, 8);\n"
+                  '    printf("%016" PRIx64 " %016" PRIx64 " %016" PRIx64 "\\n", '
+                  "falcon_x86_mixed_fpr_expm_p63(xb, cb), falcon_x86_mixed_fpr_expm_p63_native(x, c), "
+                  "falcon_x86_mixed_fpr_expm_p63_domain(x, c));\n}\n"
+                  f"int main(void) {{\n{body}\n    return 0;\n}}\n")
+        run = compile_and_run(source, [Path(self.tmp.name) / "falcon_x86_mixed"], flags=["-ffp-contract=off"])
+        self.assertEqual(run.returncode, 0, run.stderr)
+        rows = [line.split() for line in run.stdout.splitlines()]
+        self.assertEqual(len(rows), len(cases))
+        for (x, c), row in zip(cases, rows):
+            want = kernel.model_expm(self.k, 2 * int(Fraction(x) * 2 ** 63), 2 * int(Fraction(c) * 2 ** 63))
+            self.assertEqual([int(w, 16) for w in row], [want] * 3, f"x={x!r} ccs={c!r}")
+
     def test_gappa_certifies(self) -> None:
         sidecar = Path(self.tmp.name) / "falcon_x86_mixed" / "falcon_x86_mixed.json"
         run = subprocess.run([sys.executable, "-m", "certify.gappa_run", "--build",
