@@ -20,7 +20,7 @@ RUNTIME = ROOT / "runtime"
 # FALCON_GENERATED points the tests and tools at another rendering (e.g. a
 # candidate generator output) instead of generated/.
 GENERATED = Path(os.environ.get("FALCON_GENERATED", str(ROOT / "generated")))
-VECTORS = ROOT.parent / "shared" / "anchors" / "facct_vectors.tsv"
+VECTORS = ROOT / "tests" / "data" / "facct_vectors.tsv"   # a copy of ../shared/anchors/facct_vectors.tsv
 # The reference's max error, units of 2^-63 (FACCT.md, 256-bit check).
 REF_MAX_ERR_2P63 = 3562.6
 
