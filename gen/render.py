@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import struct
 import tempfile
 from decimal import ROUND_CEILING, ROUND_FLOOR, Context, Decimal
 from fractions import Fraction
@@ -159,6 +160,12 @@ def context(k: Kernel, out_dir: str) -> dict[str, Any]:
     } | _tail_context(k, steps)
 
 
+def _double_bits(value: Fraction) -> int:
+    """The IEEE-754 binary64 bits of a value that is a double."""
+    floattail.hex_double(value)   # refuses a value that is not a double
+    return struct.unpack("<Q", struct.pack("<d", float(value)))[0]
+
+
 def _tail_context(k: Kernel, steps: list[dict[str, str]]) -> dict[str, Any]:
     """Template values of a kernel with a binary64 tail (``tail`` False otherwise)."""
     qz, tail = k.qz, k.qz.tail
@@ -175,9 +182,14 @@ def _tail_context(k: Kernel, steps: list[dict[str, str]]) -> dict[str, Any]:
         "tail_range": f"[0x{lo:016x}, 0x{hi:016x}]",
         "tail_coeffs": [f"b{i} = {floattail.hex_double(b)} = sigma a{tail.first + i} 2^{tail.scale}"
                         for i, b in enumerate(tail.coeffs)],
-        "int_root": steps[-2]["name"] if len(steps) > 1 else "T",
+        # The last step is the root sum (integer part + tail), the one before
+        # it the integer part's root (float_tail >= 2 leaves at least a product).
+        "int_root": steps[-2]["name"],
         "int_scale": qz.scales[integer_root], "root_expr": steps[-1]["expr"],
-        "root_name": steps[-1]["name"],
+        # The smallest nonzero x and ccs the tail may see, as binary64 bits
+        # (the proof's gen/floattail.py constants).
+        "tail_x_min_bits": f"0x{_double_bits(floattail.ZERO_BELOW):016X}",
+        "tail_c_min_bits": f"0x{_double_bits(floattail.C_SMALLEST):016X}",
         # The Falcon adaptor may feed x itself: for x >= 2^-11 it equals
         # RN(z >> 1) 2^-63 exactly, and below it the tail is proven 0 on both paths.
         "tail_from_x": tail.zero_below >= floattail.ZERO_BELOW and k.seg.pre_shift == 0 and k.seg.z_lo == 0,
