@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import tempfile
+import unittest
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -30,3 +31,19 @@ def compile_and_run(source: str, include_dirs: list[Path], extra_sources: list[P
         if build.returncode != 0:
             raise AssertionError(f"compile failed: {' '.join(cmd)}\n{build.stderr}")
         return subprocess.run([str(exe), *args], capture_output=True, text=True, timeout=600)
+
+
+class TempDirCase(unittest.TestCase):
+    """A test class with one temporary folder, ``tmp``, for all its tests."""
+
+    tmp: Path
+    _td: tempfile.TemporaryDirectory[str]
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        cls._td = tempfile.TemporaryDirectory(prefix=cls.__module__.rsplit(".", 1)[-1])
+        cls.tmp = Path(cls._td.name)
+
+    @classmethod
+    def tearDownClass(cls) -> None:
+        cls._td.cleanup()

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import random
 import sys
-import tempfile
 import unittest
 from pathlib import Path
 
@@ -25,6 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 from m3 import disasm, scan  # noqa: E402
 from m3.toolchain import compile_arm, compile_host, run_host, run_qemu  # noqa: E402
+from tests.helpers import TempDirCase  # noqa: E402
 
 FXP_H = ROOT / "runtime" / "fxp.h"
 M64 = (1 << 64) - 1
@@ -133,18 +133,7 @@ def mismatches(output: str, pairs: list[tuple[int, int]]) -> int:
     return bad + abs(len(got) - len(want))
 
 
-class _Work(unittest.TestCase):
-    tmp: Path
-    _td: tempfile.TemporaryDirectory[str]
-
-    @classmethod
-    def setUpClass(cls) -> None:
-        cls._td = tempfile.TemporaryDirectory(prefix="test_fxp_mul16")
-        cls.tmp = Path(cls._td.name)
-
-    @classmethod
-    def tearDownClass(cls) -> None:
-        cls._td.cleanup()
+class _Work(TempDirCase):
 
     @classmethod
     def stage(cls, tag: str, header: str, pairs: list[tuple[int, int]]) -> Path:

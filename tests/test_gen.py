@@ -386,20 +386,28 @@ class FloatTailTest(unittest.TestCase):
     def tearDownClass(cls) -> None:
         cls.tmp.cleanup()
 
-    def test_c_matches_model(self) -> None:
-        body = "\n".join(f"    show(UINT64_C({z}), UINT64_C({w}));" for z, w in self.cases)
-        source = ('#include <stdio.h>\n#include <inttypes.h>\n#include "falcon_x86_mixed.h"\n'
-                  "static void show(uint64_t z, uint64_t w) {\n"
-                  '    printf("%016" PRIx64 " %016" PRIx64 "\\n", falcon_x86_mixed_eval(z), '
-                  "falcon_x86_mixed_expm_p63(z, w));\n}\n"
+    def _outputs(self, header: str, prologue: str, outputs: list[str], cases: list[tuple[int, int]]) -> list[list[int]]:
+        """Compile a program that, for each (a, b) of ``cases`` (two uint64
+        words), runs ``prologue`` and prints the hex value of every C
+        expression in ``outputs``; return them, one row per case."""
+        body = "\n".join(f"    show(UINT64_C({a}), UINT64_C({b}));" for a, b in cases)
+        fmt = " ".join(['%016" PRIx64 "'] * len(outputs))
+        source = (f'#include <stdio.h>\n#include <inttypes.h>\n#include <string.h>\n#include "{header}"\n'
+                  f"static void show(uint64_t a, uint64_t b) {{\n{prologue}"
+                  f'    printf("{fmt}\\n", {", ".join(outputs)});\n}}\n'
                   f"int main(void) {{\n{body}\n    return 0;\n}}\n")
         run = compile_and_run(source, [Path(self.tmp.name) / "falcon_x86_mixed"], flags=["-ffp-contract=off"])
         self.assertEqual(run.returncode, 0, run.stderr)
-        lines = run.stdout.split()
-        self.assertEqual(len(lines), 2 * len(self.cases))
-        for i, (z, w) in enumerate(self.cases):
-            self.assertEqual(int(lines[2 * i], 16), kernel.model_eval(self.k, z), f"eval z={z}")
-            self.assertEqual(int(lines[2 * i + 1], 16), kernel.model_expm(self.k, z, w), f"expm z={z} w={w}")
+        rows = [[int(w, 16) for w in line.split()] for line in run.stdout.splitlines()]
+        self.assertEqual(len(rows), len(cases))
+        return rows
+
+    def test_c_matches_model(self) -> None:
+        rows = self._outputs("falcon_x86_mixed.h", "", ["falcon_x86_mixed_eval(a)", "falcon_x86_mixed_expm_p63(a, b)"],
+                             self.cases)
+        for (z, w), (ev, ex) in zip(self.cases, rows):
+            self.assertEqual(ev, kernel.model_eval(self.k, z), f"eval z={z}")
+            self.assertEqual(ex, kernel.model_expm(self.k, z, w), f"expm z={z} w={w}")
 
     def test_adaptors_match_model(self) -> None:
         """The Falcon adaptors feed the tail x and ccs themselves: on the
@@ -410,22 +418,14 @@ class FloatTailTest(unittest.TestCase):
         xs = [rng.uniform(0, 0.6931) for _ in range(600)] + [rng.uniform(0, 2 ** -11) for _ in range(100)] + [0.0]
         cases = [(x, rng.uniform(0.5, 1.0)) for x in xs]
         bits = lambda d: struct.unpack("<Q", struct.pack("<d", d))[0]
-        body = "\n".join(f"    show(UINT64_C({bits(x)}), UINT64_C({bits(c)}));" for x, c in cases)
-        source = ('#include <stdio.h>\n#include <inttypes.h>\n#include <string.h>\n'
-                  '#include "falcon_x86_mixed_falcon.h"\n'
-                  "static void show(uint64_t xb, uint64_t cb) {\n    double x, c;\n"
-                  "    memcpy(&x, &xb, 8);\n    memcpy(&c, &cb, 8);\n"
-                  '    printf("%016" PRIx64 " %016" PRIx64 " %016" PRIx64 "\\n", '
-                  "falcon_x86_mixed_fpr_expm_p63(xb, cb), falcon_x86_mixed_fpr_expm_p63_native(x, c), "
-                  "falcon_x86_mixed_fpr_expm_p63_domain(x, c));\n}\n"
-                  f"int main(void) {{\n{body}\n    return 0;\n}}\n")
-        run = compile_and_run(source, [Path(self.tmp.name) / "falcon_x86_mixed"], flags=["-ffp-contract=off"])
-        self.assertEqual(run.returncode, 0, run.stderr)
-        rows = [line.split() for line in run.stdout.splitlines()]
-        self.assertEqual(len(rows), len(cases))
+        rows = self._outputs("falcon_x86_mixed_falcon.h",
+                             "    double x, c;\n    memcpy(&x, &a, 8);\n    memcpy(&c, &b, 8);\n",
+                             ["falcon_x86_mixed_fpr_expm_p63(a, b)", "falcon_x86_mixed_fpr_expm_p63_native(x, c)",
+                              "falcon_x86_mixed_fpr_expm_p63_domain(x, c)"],
+                             [(bits(x), bits(c)) for x, c in cases])
         for (x, c), row in zip(cases, rows):
             want = kernel.model_expm(self.k, 2 * int(Fraction(x) * 2 ** 63), 2 * int(Fraction(c) * 2 ** 63))
-            self.assertEqual([int(w, 16) for w in row], [want] * 3, f"x={x!r} ccs={c!r}")
+            self.assertEqual(row, [want] * 3, f"x={x!r} ccs={c!r}")
 
     def test_gappa_certifies(self) -> None:
         sidecar = Path(self.tmp.name) / "falcon_x86_mixed" / "falcon_x86_mixed.json"

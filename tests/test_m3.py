@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import tempfile
 import unittest
 from pathlib import Path
 
@@ -14,23 +13,13 @@ sys.path.insert(0, str(REPO))
 
 from m3 import disasm, report, scan, systick, timing, trace, vectors  # noqa: E402
 from m3.build import build_bench, build_vec, portable  # noqa: E402
+from tests.helpers import TempDirCase  # noqa: E402
 from m3.toolchain import M3_DIR, compile_arm, run_qemu  # noqa: E402
 
 KNOWN = 62  # m3_known: 1 + 10 * 6 + 1, from known.S
 
 
-class _Tmp(unittest.TestCase):
-    tmp: Path
-    _td: tempfile.TemporaryDirectory[str]
-
-    @classmethod
-    def setUpClass(cls) -> None:
-        cls._td = tempfile.TemporaryDirectory(prefix="test_m3")
-        cls.tmp = Path(cls._td.name)
-
-    @classmethod
-    def tearDownClass(cls) -> None:
-        cls._td.cleanup()
+class _Tmp(TempDirCase):
 
     def arm_program(self, name: str, body: str) -> Path:
         src = self.tmp / f"{name}.c"
