@@ -47,10 +47,17 @@ class SegmentReport:
     expm_interval: Optional[tuple[Fraction, Fraction]]  # _expm_p63 - ideal, units of 2^-63
     extrema_z: tuple[int, ...]
     grid_distance: Optional[Fraction] = None   # |target(x_first) - nearest point of a_0's grid|
+    fpr_interval: Optional[tuple[Fraction, Fraction]] = None   # mantissa adaptor - ideal, units of 2^-63
 
     @property
     def eval_bound_ulp(self) -> Fraction:
         return max(-self.eval_interval[0], self.eval_interval[1])
+
+    @property
+    def fpr_bound_2p63(self) -> Optional[Fraction]:
+        if self.fpr_interval is None:
+            return None
+        return max(-self.fpr_interval[0], self.fpr_interval[1])
 
     @property
     def expm_bound_2p63(self) -> Optional[Fraction]:
@@ -87,6 +94,21 @@ class Kernel:
         if self.cfg.word_bits != 64:
             return None
         return max(s.expm_bound_2p63 for s in self.segments if s.expm_bound_2p63 is not None)
+
+    @property
+    def mantissa_adaptor(self) -> bool:
+        """The emulated-float adaptor multiplies U by ccs's significand and
+        shifts by its exponent (see :func:`model_mantissa`): kernels with a
+        truncated ccs product whose root word is at scale 2^64."""
+        return self.final_plan is not None and self.cfg.form == "direct" and self.qz.root_scale == 64
+
+    @property
+    def fpr_bound_2p63(self) -> Optional[Fraction]:
+        """Proven bound of the Falcon adaptors: that of _expm_p63, or of the
+        mantissa adaptor's path where it has one."""
+        if not self.mantissa_adaptor:
+            return self.expm_bound_2p63
+        return max(s.fpr_bound_2p63 for s in self.segments if s.fpr_bound_2p63 is not None)
 
     @property
     def table_bytes(self) -> int:
@@ -261,8 +283,11 @@ def build(cfg: KernelConfig, progress: Callable[[str], None] = lambda _: None) -
     for s, minimax, iterations, extrema, approx, eps in reports:
         eval_iv, expm_iv = _total_intervals(cfg, qz, approx, eps, s.index,
                                             final_plan.delta_bound() if final_plan else None)
+        fpr_iv = None
+        if final_plan is not None and cfg.form == "direct" and qz.root_scale == 64:
+            fpr_iv = _mantissa_interval(qz, approx, eps, final_plan.delta_bound())
         final.append(SegmentReport(s.index, s.z_first, s.z_last, minimax, iterations, approx, eps,
-                                   eval_iv, expm_iv, extrema, _grid_distance(cfg, seg, s, qz)))
+                                   eval_iv, expm_iv, extrema, _grid_distance(cfg, seg, s, qz), fpr_iv))
     kernel = Kernel(cfg, seg, qz, tuple(final), reoptimized, final_plan)
     _check_budget(kernel)
     _self_check(kernel)
@@ -515,6 +540,23 @@ def _total_intervals(cfg: KernelConfig, qz: quantize.Quantized, approx: bounds.A
                      -min(Fraction(0), core_lo * to63) + phi + Fraction(1, 2))
 
 
+def _mantissa_interval(qz: quantize.Quantized, approx: bounds.ApproxBound, eps: tuple[Fraction, Fraction],
+                       final_delta: Fraction) -> tuple[Fraction, Fraction]:
+    """The mantissa adaptor minus ccs f 2^63, units of 2^-63 (root word at
+    scale 2^64).  ccs = M 2^-(63 + s) with M its significand, 2^63 <= M < 2^64
+    (M = 2^63, s = 0 for ccs = 1), s >= 0; the adaptor returns
+    out = floor(P / 2^s), P the truncated product of M and U (below
+    M U / 2^64 by Delta in [0, final_delta]).  With U = f 2^64 + e:
+        out - ccs f 2^63 = ccs e / 2 - Delta / 2^s - rho,  rho in [0, 1),
+    so the core error is halved and scaled by ccs <= 1, and the truncation
+    costs at most final_delta (s = 0: ccs = 1) and the floor less than 1.
+    Where the shift count is clamped (ccs < 2^-63, zero, subnormal) the
+    result is at most 1 and the ideal below 1: within the same bound."""
+    core_lo, core_hi = _core_interval(qz, approx, eps)
+    half = Fraction(1, 2)
+    return min(Fraction(0), core_lo * half) - final_delta - 1, max(Fraction(0), core_hi * half)
+
+
 def _tail_expm_interval(qz: quantize.Quantized, approx: bounds.ApproxBound, seg_index: int,
                         phi: Fraction) -> tuple[Fraction, Fraction]:
     """_expm_p63 - ideal (units of 2^-63) of a kernel with a binary64 tail.
@@ -585,8 +627,9 @@ def _check_budget(kernel: Kernel) -> None:
     if budget is None:
         return
     absolute = kernel.eval_bound_ulp / Fraction(2) ** kernel.cfg.scale_bits
-    if kernel.expm_bound_2p63 is not None:
-        absolute = max(absolute, kernel.expm_bound_2p63 / Fraction(2) ** 63)
+    for bound in (kernel.expm_bound_2p63, kernel.fpr_bound_2p63):
+        if bound is not None:
+            absolute = max(absolute, bound / Fraction(2) ** 63)
     if log2(absolute) > budget:
         raise GenError(f"max_abs_error_log2: proven error 2^{log2(absolute):.2f} exceeds the budget "
                        f"2^{budget:g}; refusing to emit {kernel.cfg.name}")
@@ -628,6 +671,43 @@ def model_expm(kernel: Kernel, z: int, w: int) -> int:
     return (n >> 65) + ((n >> 64) & 1)
 
 
+def model_mantissa(kernel: Kernel, z: int, m: int, s: int) -> int:
+    """The mantissa adaptor's result for z and ccs = m 2^-(63 + s):
+    floor(P / 2^s), P the truncated product of m and U (gen/limbs.py)."""
+    assert kernel.mantissa_adaptor and 0 <= m < 1 << 64 and 0 <= s <= 63
+    u = quantize.evaluate_core(kernel.qz, kernel.seg, z)
+    return kernel.final_plan.evaluate(m, u, check=True) >> s
+
+
+def model_fpr(kernel: Kernel, x_bits: int, ccs_bits: int) -> int:
+    """The mantissa adaptor ``_fpr_expm_p63(x_bits, ccs_bits)`` with the
+    documented edge rules (templates/falcon.h.j2), on the exact model."""
+    abs_mask, inf_bits = (1 << 63) - 1, 0x7FF << 52
+    xa, ca = x_bits & abs_mask, ccs_bits & abs_mask
+    if x_bits >> 63 or xa > inf_bits:
+        z = 0
+    else:
+        z = fpr_to_q64(min(xa, LN2_DOWN_BITS))
+    if ccs_bits >> 63 or ca > inf_bits:
+        return 0
+    if ca >= 0x3FF << 52:
+        m, s = 1 << 63, 0
+    else:
+        m = (1 << 63) | ((ca & ((1 << 52) - 1)) << 11)
+        s = min(max(1023 - (ca >> 52), 0), 63)
+    return model_mantissa(kernel, z, m, s)
+
+
+LN2_DOWN_BITS = 0x3FE62E42FEFA39EF   # the largest double below ln 2
+
+
+def fpr_to_q64(bits: int) -> int:
+    """2 trunc(v 2^63) for 0 <= v < 1 from v's bits, as the adaptors compute it."""
+    e = (bits >> 52) & 0x7FF
+    m = ((bits & ((1 << 52) - 1)) | (1 << 52)) << 11
+    return (m >> min(max(1022 - e, 0), 63)) & ~1
+
+
 def _self_check(kernel: Kernel) -> None:
     """Ryu-style: run the exact integer model on segment ends, error extrema
     and random inputs; assert no overflow and errors within the proven bounds."""
@@ -640,6 +720,7 @@ def _self_check(kernel: Kernel) -> None:
     zs.update(rng.randint(seg.z_lo, seg.z_max) for _ in range(SELF_CHECK_RANDOM))
     eval_bound = kernel.eval_bound_ulp
     expm_bound = kernel.expm_bound_2p63
+    fpr_bound = kernel.fpr_bound_2p63
     with mpmath.workdps(40):
         for z in sorted(zs):
             quantize.evaluate_core(qz, seg, z, check=True)
@@ -649,6 +730,15 @@ def _self_check(kernel: Kernel) -> None:
             if err > mpmath.mpf(eval_bound.numerator) / eval_bound.denominator:
                 raise GenError(f"self-check: {cfg.name} at z={z} errs by {mpmath.nstr(err, 6)} units, "
                                f"above its proven bound {float(eval_bound):.6g}; refusing to emit")
+            if kernel.mantissa_adaptor:
+                m, sh = rng.randint(1 << 63, (1 << 64) - (1 << 11)) & ~((1 << 11) - 1), rng.choice((0, 1, 2, 9))
+                if sh == 0:
+                    m = 1 << 63
+                ideal = mpmath.mpf(m) / 2 ** (63 + sh) * f * 2**63
+                err = abs(model_mantissa(kernel, z, m, sh) - ideal)
+                if err > mpmath.mpf(fpr_bound.numerator) / fpr_bound.denominator:
+                    raise GenError(f"self-check: {cfg.name}_fpr_expm_p63 at z={z}, significand {m:#x}, shift "
+                                   f"{sh} errs by {mpmath.nstr(err, 6)}, above its proven bound; refusing to emit")
             if expm_bound is not None:
                 w = rng.randint(1 << 63, (1 << 64) - 1)
                 err = abs(model_expm(kernel, z, w) - mpmath.mpf(w) / 2**64 * f * 2**63)

@@ -21,12 +21,11 @@ from typing import Any, Optional
 import jinja2
 
 from . import VERSION, floattail, gappa, limbs, quantize
-from .kernel import Kernel
+from .kernel import LN2_DOWN_BITS, Kernel, fpr_to_q64
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = ROOT / "templates"
 RUNTIME_HEADER = ROOT / "runtime" / "fxp.h"
-LN2_DOWN = 0x3FE62E42FEFA39EF  # bits of the largest double below ln 2
 
 
 def round_up(value: Fraction, digits: int = 6) -> str:
@@ -59,14 +58,6 @@ def _environment() -> jinja2.Environment:
                               undefined=jinja2.StrictUndefined, trim_blocks=True,
                               lstrip_blocks=True, keep_trailing_newline=True,
                               autoescape=False)
-
-
-def _fpr_to_q64(bits: int) -> int:
-    """2 * trunc(v * 2^63) for 0 <= v < 1 (v given by its bits), as the adaptor computes it."""
-    e = (bits >> 52) & 0x7FF
-    m = (bits & ((1 << 52) - 1)) | (1 << 52)
-    shift = 1022 - e
-    return ((m << 10) >> shift) << 1 if shift < 64 else 0
 
 
 def falcon_compatible(k: Kernel) -> bool:
@@ -128,9 +119,12 @@ def context(k: Kernel, out_dir: str) -> dict[str, Any]:
     lines.append(f"  proven bound of _eval: {eval_bound} units of 2^-{cfg.scale_bits}")
     if expm_bound is not None:
         lines.append(f"  proven bound of _expm_p63: {expm_bound} units of 2^-63")
+    if k.mantissa_adaptor:
+        lines.append(f"  proven bound of the Falcon adaptors (ccs through its significand): "
+                     f"{round_up(k.fpr_bound_2p63)} units of 2^-63")
     lines.append("  (bounds: gen/bounds.py, docs/error-model.md)")
 
-    z_clamp = _fpr_to_q64(LN2_DOWN)
+    z_clamp = fpr_to_q64(LN2_DOWN_BITS)
     rows = [{"index": s.index, "z_first": f"0x{s.z_first:0{digits}x}", "z_last": f"0x{s.z_last:0{digits}x}",
              "approx": round_up(s.approx.bound, 4),
              "words": [f"{word_c}(0x{qz.table_word(s.index, j):0{digits}x})" for j in range(qz.degree + 1)]}
@@ -156,6 +150,8 @@ def context(k: Kernel, out_dir: str) -> dict[str, Any]:
         "final_steps": final_steps, "final_expr": final_expr,
         "final_mulhi": mulhi_name(cfg.multiplier, 64),
         "m3_adaptor": k.final_plan is not None and qz.root_scale >= 63,
+        "mantissa_adaptor": k.mantissa_adaptor,
+        "fpr_bound": round_up(k.fpr_bound_2p63) if k.fpr_bound_2p63 is not None else None,
         "table_sram": cfg.table_placement == "sram",
     } | _tail_context(k, steps)
 
@@ -373,6 +369,7 @@ def sidecar(k: Kernel, ctx: dict[str, Any]) -> str:
         "core_scale": qz.root_scale,
         "bound": {"eval_ulp": float(ctx["eval_bound"]),
                   "expm_p63_2p63": float(ctx["expm_bound"]) if ctx["expm_bound"] else None,
+                  "fpr_expm_p63_2p63": float(ctx["fpr_bound"]) if ctx["fpr_bound"] else None,
                   "method": "proven: Taylor-model approximation bound + exact interval "
                             "propagation of every truncation (docs/error-model.md)"},
         "quantization": {

@@ -35,7 +35,7 @@ class Target:
         if self.portable:
             return {"expm": "facct_ref_poly", "fpr": "facct_ref_expm_p63"}
         if self.word_bits == 64:
-            return {"eval": "m3_eval", "expm": "m3_expm", "fpr": "m3_fpr"}
+            return {"eval": "m3_eval", "expm": "m3_expm", "fpr": "m3_fpr", "domain": "m3_fpr_domain"}
         return {"eval32": "m3_eval32"}
 
     def main_label(self) -> str:

@@ -41,6 +41,7 @@
  *   proven |p - f| of the quantized polynomials (max over segments): 9.94502e-18
  *   proven bound of _eval: 305.472 units of 2^-63
  *   proven bound of _expm_p63: 345.471 units of 2^-63
+ *   proven bound of the Falcon adaptors (ccs through its significand): 384.970 units of 2^-63
  *   (bounds: gen/bounds.py, docs/error-model.md)
  */
 #ifndef FALCON_M3_FALCON_H
@@ -64,9 +65,10 @@
  *   falcon_m3_fpr_expm_p63_native(x, ccs)      native-float builds.
  *
  * Both return ~= ccs * exp(-x) * 2^63 and agree on every input.  Inputs in
- * the domain are converted exactly as the reference does,
- * z = 2 * trunc(x * 2^63) and w = 2 * trunc(ccs * 2^63) (Q0.64), so a
- * kernel that reproduces the reference polynomial reproduces its outputs.
+ * the domain: x is converted exactly as the reference does,
+ * z = 2 * trunc(x * 2^63) (Q0.64); ccs is not converted: U is multiplied by
+ * its significand and shifted by its exponent (falcon_m3_expm_p63_mantissa).
+ * Proven bound: FALCON_M3_FPR_EXPM_P63_ERR_BOUND units of 2^-63.
  * Outside the domain (all defined, no undefined behaviour):
  *   - x < 0 (including -0 and -inf) is treated as x = 0;
  *   - x above the largest double below ln 2 (range reduction in double can
@@ -76,6 +78,10 @@
  *     U_0 moved to scale 2^63, ~= exp(-x) * 2^63 (the reference returns 0 for
  *     ccs == 1.0, because 2^63 overflows its signed truncation).
  */
+
+/* Proven bound of every adaptor below: |result - ccs exp(-x) 2^63| in
+ * units of 2^-63, for x and ccs in the domain (gen/kernel.py, docs/error-model.md). */
+#define FALCON_M3_FPR_EXPM_P63_ERR_BOUND 384.970
 
 /* The bits of the largest double below ln 2, 0.69314718055994528623. */
 #define FALCON_M3_LN2_DOWN_BITS UINT64_C(0x3FE62E42FEFA39EF)
@@ -111,11 +117,36 @@ static inline uint64_t falcon_m3_core_to_p63(uint64_t u)
     return u >> 1;
 }
 
-/* _expm_p63_core(u, w) + (U moved to 2^63 when one is all ones): w is 0
- * then, so the truncated product is 0 and U is added before the shift. */
-static inline uint64_t falcon_m3_expm_p63_one(uint64_t u, uint64_t w, uint64_t one)
+/*
+ * ccs * U moved to scale 2^63, from ccs's significand and exponent instead of
+ * a Q0.64 ccs: with M the significand, implicit bit at bit 63, and
+ * s = 1023 - e, ccs = M 2^-(63 + s), and the result is floor(P / 2^s), P the
+ * truncated product of M and U (falcon_m3_ccs_product: P ~= M U / 2^64, at
+ * scale 2^(63 + s)).  ccs = 1 is M = 2^63, s = 0: no special path.  The
+ * caller clamps s to [0, 63] (one USAT on ARMv7-M); below 2^-63 (zero and
+ * subnormals included) the result is then at most 1, within the bound.
+ * Against converting ccs to Q0.64 this saves a 64-bit shift of ccs, the
+ * limbs that straddle its two words and the ccs >= 1 path, for one 64-bit
+ * shift of P.  Bound: gen/kernel.py, _mantissa_interval.
+ */
+static inline uint64_t falcon_m3_expm_p63_mantissa(uint64_t u, uint64_t m, uint32_t s)
 {
-    return (falcon_m3_ccs_product(u, w) + (u & one)) >> 1;
+    return falcon_m3_ccs_product(u, m) >> s;
+}
+
+/* The significand of ccs's bits (the sign and exponent ignored), implicit
+ * bit at bit 63, and s = 1023 - e clamped to [0, 63]. */
+static inline uint64_t falcon_m3_ccs_significand(uint32_t hi, uint32_t lo)
+{
+    return ((uint64_t)(UINT32_C(0x80000000) | (hi << 11) | (lo >> 21)) << 32) | (uint32_t)(lo << 11);
+}
+
+static inline uint32_t falcon_m3_ccs_shift(uint32_t hi)
+{
+    int32_t s = 1023 - (int32_t)((hi >> 20) & 0x7FFu);
+    s = s < 0 ? 0 : s;
+    s = s > 63 ? 63 : s;
+    return (uint32_t)s;
 }
 
 /* The shared tail of both adaptors; c_one is all ones when ccs >= 1. */
@@ -126,27 +157,38 @@ static inline uint64_t falcon_m3_expm_p63_sat(uint64_t z, uint64_t w, uint64_t c
     return (r & ~c_one) | (falcon_m3_core_to_p63(u) & c_one);
 }
 
-/* The same rules as the generic adaptor; each condition is a bit (the top
- * bit of a difference of 63-bit quantities, or of a 32-bit one when the low
- * word cannot matter) made into a mask by negation.  ccs >= 1 is handled
- * exactly: w = 0 makes the product 0, and U moved to 2^63 is added instead. */
-static inline uint64_t falcon_m3_fpr_expm_p63(uint64_t x_bits, uint64_t ccs_bits)
+/* The rules of the generic adaptor, on 32-bit cores: each condition is a
+ * bit (the top bit of a difference of 63-bit quantities, or of a 32-bit one
+ * when the low word cannot matter) made into a mask by negation.  This
+ * helper gives z for x; c_zero is 1 when ccs is negative or NaN. */
+static inline uint64_t falcon_m3_fpr_rules_z(uint64_t x_bits)
 {
     const uint64_t abs_mask = ((uint64_t)1 << 63) - 1;
     const uint64_t inf_bits = UINT64_C(0x7FF0000000000000);
-    uint64_t xa = x_bits & abs_mask, ca = ccs_bits & abs_mask;
+    uint64_t xa = x_bits & abs_mask;
     uint64_t dx = FALCON_M3_LN2_DOWN_BITS - xa;
     uint32_t x_big = (uint32_t)(dx >> 63);
     uint32_t x_zero = (uint32_t)(x_bits >> 63) | (uint32_t)((inf_bits - xa) >> 63);
-    uint32_t c_zero = (uint32_t)(ccs_bits >> 63) | (uint32_t)((inf_bits - ca) >> 63);
-    /* ccs >= 1: |ccs| bits >= 0x3FF0000000000000, read from the high word. */
-    uint32_t c_one = ((UINT32_C(0x3FEFFFFF) - (uint32_t)(ca >> 32)) >> 31) & ~c_zero;
-    uint64_t z, w, u;
     xa += dx & ((uint64_t)0 - x_big);   /* x -> LN2_DOWN when above it */
-    z = falcon_m3_fpr_to_q64(xa) & ((uint64_t)x_zero - 1);
-    w = falcon_m3_fpr_to_q64(ca) & ((uint64_t)(c_zero | c_one) - 1);
-    u = falcon_m3_core(z);
-    return falcon_m3_expm_p63_one(u, w, (uint64_t)0 - c_one);
+    return falcon_m3_fpr_to_q64(xa) & ((uint64_t)x_zero - 1);
+}
+
+static inline uint32_t falcon_m3_fpr_c_zero(uint64_t ccs_bits)
+{
+    const uint64_t inf_bits = UINT64_C(0x7FF0000000000000);
+    return (uint32_t)(ccs_bits >> 63) | (uint32_t)((inf_bits - (ccs_bits & (((uint64_t)1 << 63) - 1))) >> 63);
+}
+
+/* ccs >= 1 becomes exactly 1 by clearing the significand's fraction (its
+ * exponent already clamps s to 0); a negative or NaN ccs clears the whole
+ * significand, so the product is 0. */
+static inline uint64_t falcon_m3_fpr_expm_p63(uint64_t x_bits, uint64_t ccs_bits)
+{
+    uint32_t ch = (uint32_t)(ccs_bits >> 32) & UINT32_C(0x7FFFFFFF), cl = (uint32_t)ccs_bits;
+    uint32_t fraction = (uint32_t)0 - ((UINT32_C(0x3FEFFFFF) - ch) >> 31);   /* all ones iff ccs >= 1 */
+    uint64_t keep = (uint64_t)falcon_m3_fpr_c_zero(ccs_bits) - 1;
+    uint64_t m = falcon_m3_ccs_significand(ch & ~fraction, cl & ~fraction) & keep;
+    return falcon_m3_expm_p63_mantissa(falcon_m3_core(falcon_m3_fpr_rules_z(x_bits)), m, falcon_m3_ccs_shift(ch));
 }
 
 /*
@@ -194,14 +236,25 @@ static inline uint64_t falcon_m3_domain_q64(double v)
 
 static inline uint64_t falcon_m3_fpr_expm_p63_domain(double x, double ccs)
 {
-    /* A table kernel still clamps z to the last valid input, so that no
-     * input can index past the table: gt is all ones iff z > Z_CLAMP (the
-     * borrow out of Z_CLAMP - z, computed without a comparison). */
-    uint64_t z = falcon_m3_domain_q64(x);
-    uint64_t d = FALCON_M3_Z_CLAMP - z;
-    uint64_t gt = (uint64_t)0 - (((~FALCON_M3_Z_CLAMP & z) | ((~FALCON_M3_Z_CLAMP | z) & d)) >> 63);
-    z ^= (z ^ FALCON_M3_Z_CLAMP) & gt;
-    return falcon_m3_expm_p63(z, falcon_m3_domain_q64(ccs));
+    /* Integer conversions from the bits on every target (this kernel is for
+     * 32-bit cores), ccs through its significand as in
+     * falcon_m3_fpr_expm_p63.  So that no input can index past the table,
+     * x's high word is clamped to LN2_DOWN's (unsigned, so negative x too):
+     * every x it leaves has an index of at most that of ln 2 (x < ln 2 +
+     * 2^-21), and in the domain it changes nothing.  mask is all ones iff
+     * the high word is above the limit (the sign of the 32-bit difference,
+     * which cannot wrap: both are below 2^32 and the limit is below 2^31). */
+    uint64_t x_bits, c_bits;
+    uint32_t xh, mask;
+    const uint32_t limit = (uint32_t)(FALCON_M3_LN2_DOWN_BITS >> 32);
+    memcpy(&x_bits, &x, sizeof x_bits);
+    memcpy(&c_bits, &ccs, sizeof c_bits);
+    xh = (uint32_t)(x_bits >> 32);
+    mask = (uint32_t)((int32_t)(limit - (xh & UINT32_C(0x7FFFFFFF))) >> 31) | (xh >> 31) * UINT32_C(0xFFFFFFFF);
+    xh ^= (xh ^ limit) & mask;
+    return falcon_m3_expm_p63_mantissa(falcon_m3_core(falcon_m3_fpr_to_q64(((uint64_t)xh << 32) | (uint32_t)x_bits)),
+                                        falcon_m3_ccs_significand((uint32_t)(c_bits >> 32), (uint32_t)c_bits),
+                                        falcon_m3_ccs_shift((uint32_t)(c_bits >> 32)));
 }
 
 #endif /* FALCON_M3_FALCON_H */

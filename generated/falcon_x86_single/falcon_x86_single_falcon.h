@@ -64,6 +64,8 @@
  * the domain are converted exactly as the reference does,
  * z = 2 * trunc(x * 2^63) and w = 2 * trunc(ccs * 2^63) (Q0.64), so a
  * kernel that reproduces the reference polynomial reproduces its outputs.
+ * Proven bound: FALCON_X86_SINGLE_FPR_EXPM_P63_ERR_BOUND units of 2^-63 (that of
+ * falcon_x86_single_expm_p63).
  * Outside the domain (all defined, no undefined behaviour):
  *   - x < 0 (including -0 and -inf) is treated as x = 0;
  *   - x above the largest double below ln 2 (range reduction in double can
@@ -73,6 +75,10 @@
  *     U_0 moved to scale 2^63, ~= exp(-x) * 2^63 (the reference returns 0 for
  *     ccs == 1.0, because 2^63 overflows its signed truncation).
  */
+
+/* Proven bound of every adaptor below: |result - ccs exp(-x) 2^63| in
+ * units of 2^-63, for x and ccs in the domain (gen/kernel.py, docs/error-model.md). */
+#define FALCON_X86_SINGLE_FPR_EXPM_P63_ERR_BOUND 0.893013
 
 /* The bits of the largest double below ln 2, 0.69314718055994528623. */
 #define FALCON_X86_SINGLE_LN2_DOWN_BITS UINT64_C(0x3FE62E42FEFA39EF)
