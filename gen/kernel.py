@@ -100,7 +100,7 @@ class Kernel:
         """The emulated-float adaptor multiplies U by ccs's significand and
         shifts by its exponent (see :func:`model_mantissa`): kernels with a
         truncated ccs product whose root word is at scale 2^64."""
-        return self.final_plan is not None and self.cfg.form == "direct" and self.qz.root_scale == 64
+        return has_mantissa_adaptor(self.cfg, self.qz, self.final_plan)
 
     @property
     def fpr_bound_2p63(self) -> Optional[Fraction]:
@@ -117,6 +117,12 @@ class Kernel:
     @property
     def table_access(self) -> str:
         return "none" if self.seg.count == 1 else self.cfg.table_access
+
+
+def has_mantissa_adaptor(cfg: KernelConfig, qz: quantize.Quantized, final_plan: Optional[limbs.TruncPlan]) -> bool:
+    """Whether the Falcon adaptors take ccs by its significand (a truncated
+    ccs product, direct form, root word at scale 2^64; _mantissa_interval)."""
+    return final_plan is not None and cfg.form == "direct" and qz.root_scale == 64
 
 
 def target_function(cfg: KernelConfig, x_first: Fraction, pre_shift: int) -> Callable[[Any], Any]:
@@ -284,7 +290,8 @@ def build(cfg: KernelConfig, progress: Callable[[str], None] = lambda _: None) -
         eval_iv, expm_iv = _total_intervals(cfg, qz, approx, eps, s.index,
                                             final_plan.delta_bound() if final_plan else None)
         fpr_iv = None
-        if final_plan is not None and cfg.form == "direct" and qz.root_scale == 64:
+        if has_mantissa_adaptor(cfg, qz, final_plan):
+            assert final_plan is not None
             fpr_iv = _mantissa_interval(qz, approx, eps, final_plan.delta_bound())
         final.append(SegmentReport(s.index, s.z_first, s.z_last, minimax, iterations, approx, eps,
                                    eval_iv, expm_iv, extrema, _grid_distance(cfg, seg, s, qz), fpr_iv))
@@ -671,6 +678,16 @@ def model_expm(kernel: Kernel, z: int, w: int) -> int:
     return (n >> 65) + ((n >> 64) & 1)
 
 
+LN2_DOWN_BITS = 0x3FE62E42FEFA39EF   # the largest double below ln 2
+
+
+def fpr_to_q64(bits: int) -> int:
+    """2 trunc(v 2^63) for 0 <= v < 1 from v's bits, as the adaptors compute it."""
+    e = (bits >> 52) & 0x7FF
+    m = ((bits & ((1 << 52) - 1)) | (1 << 52)) << 11
+    return (m >> min(max(1022 - e, 0), 63)) & ~1
+
+
 def model_mantissa(kernel: Kernel, z: int, m: int, s: int) -> int:
     """The mantissa adaptor's result for z and ccs = m 2^-(63 + s):
     floor(P / 2^s), P the truncated product of m and U (gen/limbs.py)."""
@@ -696,16 +713,6 @@ def model_fpr(kernel: Kernel, x_bits: int, ccs_bits: int) -> int:
         m = (1 << 63) | ((ca & ((1 << 52) - 1)) << 11)
         s = min(max(1023 - (ca >> 52), 0), 63)
     return model_mantissa(kernel, z, m, s)
-
-
-LN2_DOWN_BITS = 0x3FE62E42FEFA39EF   # the largest double below ln 2
-
-
-def fpr_to_q64(bits: int) -> int:
-    """2 trunc(v 2^63) for 0 <= v < 1 from v's bits, as the adaptors compute it."""
-    e = (bits >> 52) & 0x7FF
-    m = ((bits & ((1 << 52) - 1)) | (1 << 52)) << 11
-    return (m >> min(max(1022 - e, 0), 63)) & ~1
 
 
 def _self_check(kernel: Kernel) -> None:
