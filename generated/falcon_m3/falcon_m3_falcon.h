@@ -135,12 +135,13 @@ static inline uint64_t falcon_m3_expm_p63_mantissa(uint64_t u, uint64_t m, uint3
 }
 
 /* The significand of ccs's bits (the sign and exponent ignored), implicit
- * bit at bit 63, and s = 1023 - e clamped to [0, 63]. */
+ * bit at bit 63. */
 static inline uint64_t falcon_m3_ccs_significand(uint32_t hi, uint32_t lo)
 {
     return ((uint64_t)(UINT32_C(0x80000000) | (hi << 11) | (lo >> 21)) << 32) | (uint32_t)(lo << 11);
 }
 
+/* s = 1023 - e from ccs's high word, clamped to [0, 63]. */
 static inline uint32_t falcon_m3_ccs_shift(uint32_t hi)
 {
     int32_t s = 1023 - (int32_t)((hi >> 20) & 0x7FFu);
@@ -239,18 +240,19 @@ static inline uint64_t falcon_m3_fpr_expm_p63_domain(double x, double ccs)
     /* Integer conversions from the bits on every target (this kernel is for
      * 32-bit cores), ccs through its significand as in
      * falcon_m3_fpr_expm_p63.  So that no input can index past the table,
-     * x's high word is clamped to LN2_DOWN's (unsigned, so negative x too):
-     * every x it leaves has an index of at most that of ln 2 (x < ln 2 +
-     * 2^-21), and in the domain it changes nothing.  mask is all ones iff
-     * the high word is above the limit (the sign of the 32-bit difference,
-     * which cannot wrap: both are below 2^32 and the limit is below 2^31). */
+     * x's high word is clamped to LN2_DOWN's when x is negative or its
+     * magnitude's high word is above the limit: every x it leaves has an
+     * index of at most that of ln 2 (x < ln 2 + 2^-21), and in the domain it
+     * changes nothing.  mask is all ones iff the top bit of x or of
+     * limit - |x|'s high word is set (both operands of that difference are
+     * below 2^31, so its top bit is its sign). */
     uint64_t x_bits, c_bits;
     uint32_t xh, mask;
     const uint32_t limit = (uint32_t)(FALCON_M3_LN2_DOWN_BITS >> 32);
     memcpy(&x_bits, &x, sizeof x_bits);
     memcpy(&c_bits, &ccs, sizeof c_bits);
     xh = (uint32_t)(x_bits >> 32);
-    mask = (uint32_t)((int32_t)(limit - (xh & UINT32_C(0x7FFFFFFF))) >> 31) | (xh >> 31) * UINT32_C(0xFFFFFFFF);
+    mask = (uint32_t)0 - (((limit - (xh & UINT32_C(0x7FFFFFFF))) | xh) >> 31);
     xh ^= (xh ^ limit) & mask;
     return falcon_m3_expm_p63_mantissa(falcon_m3_core(falcon_m3_fpr_to_q64(((uint64_t)xh << 32) | (uint32_t)x_bits)),
                                         falcon_m3_ccs_significand((uint32_t)(c_bits >> 32), (uint32_t)c_bits),
