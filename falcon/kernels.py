@@ -126,8 +126,8 @@ def build_probe(kernel: Kernel, out_dir: Path, cc: str = "gcc",
                      out_dir / "probe", inc, [*kernel.defines(), *flags], cc)
 
 
-def run_probe(probe: Path, cases: Sequence[tuple[int, int]]) -> list[tuple[int, int, int, int]]:
-    """(emu, native, ref, domain) for each (x_bits, ccs_bits); FalconError on
+def run_probe(probe: Path, cases: Sequence[tuple[int, int]]) -> list[tuple[int, int, int, int, int]]:
+    """(emu, native, ref, domain, domain_bits) for each (x_bits, ccs_bits); FalconError on
     any error output (a sanitizer report counts as one)."""
     text = "".join(f"{x:016x} {c:016x}\n" for x, c in cases)
     done = subprocess.run([str(probe)], input=text, capture_output=True, text=True,
@@ -135,6 +135,6 @@ def run_probe(probe: Path, cases: Sequence[tuple[int, int]]) -> list[tuple[int, 
     if done.returncode != 0 or done.stderr:
         raise FalconError(f"{probe} failed ({done.returncode}): {done.stderr[:2000]}")
     rows = [tuple(int(w, 16) for w in line.split()) for line in done.stdout.splitlines()]
-    if len(rows) != len(cases) or any(len(r) != 4 for r in rows):
-        raise FalconError(f"{probe}: expected {len(cases)} rows of 4 words")
+    if len(rows) != len(cases) or any(len(r) != 5 for r in rows):
+        raise FalconError(f"{probe}: expected {len(cases)} rows of 5 words")
     return rows  # type: ignore[return-value]

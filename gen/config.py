@@ -25,7 +25,7 @@ TOP_KEYS = {
     "degree", "error", "precision_digits", "remez_tolerance",
     "remez_max_iterations", "coefficient_scales", "max_abs_error_log2",
     "table_access", "segments", "coefficients", "evaluation", "form", "reoptimize", "wide",
-    "float_tail", "multiplier", "truncation_budget_log2", "table_placement",
+    "float_tail", "multiplier", "truncation_budget_log2", "table_placement", "pad_table",
 }
 MULTIPLIERS = ("auto", "umull", "mul16", "truncated")
 SEGMENT_KEYS = {"kind", "count", "bits"}
@@ -73,6 +73,7 @@ class KernelConfig:
     multiplier: str = "auto"
     truncation_budget_log2: Optional[float] = None
     table_placement: str = "default"
+    pad_table: bool = False
 
     def parameters(self) -> dict[str, Any]:
         """Every input parameter, for banners and the sidecar."""
@@ -102,6 +103,7 @@ class KernelConfig:
             **({"truncation_budget_log2": self.truncation_budget_log2}
                if self.truncation_budget_log2 is not None else {}),
             **({"table_placement": self.table_placement} if self.table_placement != "default" else {}),
+            **({"pad_table": True} if self.pad_table else {}),
         }
 
 
@@ -230,6 +232,10 @@ def validate(raw: dict[str, Any], path: str, sha256: str) -> KernelConfig:
     if placement not in ("default", "sram"):
         raise GenError(f"table_placement: {placement!r} is not 'default' or 'sram'")
 
+    pad_table = raw.get("pad_table", False)
+    if not isinstance(pad_table, bool):
+        raise GenError(f"pad_table: expected true or false, got {pad_table!r}")
+
     seg = _want(raw.get("segments", {"kind": "equal", "count": 1}), dict, "segments", "a table")
     unknown = sorted(set(seg) - SEGMENT_KEYS)
     if unknown:
@@ -247,6 +253,8 @@ def validate(raw: dict[str, Any], path: str, sha256: str) -> KernelConfig:
         count = 0  # filled in by the segmentation, which knows the domain
     else:
         raise GenError(f"segments.kind: {kind!r} is not 'equal' or 'pow2'")
+    if pad_table and (kind != "pow2" or table_access != "direct"):
+        raise GenError("pad_table: needs segments.kind = 'pow2' and table_access = 'direct'")
 
     explicit = None
     if "coefficients" in raw:
@@ -268,7 +276,8 @@ def validate(raw: dict[str, Any], path: str, sha256: str) -> KernelConfig:
         max_abs_error_log2=budget, table_access=table_access, evaluation=evaluation,
         form=form, reoptimize=reoptimize, wide=wide, float_tail=float_tail, segment_kind=kind,
         segment_count=count, segment_bits=bits, explicit=explicit,
-        multiplier=multiplier, truncation_budget_log2=truncation_budget, table_placement=placement)
+        multiplier=multiplier, truncation_budget_log2=truncation_budget, table_placement=placement,
+        pad_table=pad_table)
 
 
 def _multiplier(raw: dict[str, Any], word_bits: int, scale_bits: int, form: str, wide: bool,

@@ -111,8 +111,17 @@ class Kernel:
         return max(s.fpr_bound_2p63 for s in self.segments if s.fpr_bound_2p63 is not None)
 
     @property
+    def table_rows(self) -> int:
+        """Rows of the coefficient table: one per segment, or, with
+        pad_table, one per value the index (the top bits of u) can take."""
+        if self.cfg.pad_table:
+            assert self.seg.pow2_shift is not None
+            return 1 << (self.cfg.word_bits - self.seg.pow2_shift)
+        return self.seg.count
+
+    @property
     def table_bytes(self) -> int:
-        return self.seg.count * (self.qz.degree + 1) * self.cfg.word_bits // 8
+        return self.table_rows * (self.qz.degree + 1) * self.cfg.word_bits // 8
 
     @property
     def table_access(self) -> str:

@@ -129,12 +129,14 @@ def context(k: Kernel, out_dir: str) -> dict[str, Any]:
              "approx": round_up(s.approx.bound, 4),
              "words": [f"{word_c}(0x{qz.table_word(s.index, j):0{digits}x})" for j in range(qz.degree + 1)]}
             for s in k.segments]
+    if k.table_rows > seg.count:
+        rows.append({"pad_first": seg.count, "pad_last": k.table_rows - 1, "words": rows[-1]["words"]})
     return {
         "version": VERSION, "config_path": config_path, "config_sha256": cfg.sha256,
         "command": command, "parameter_lines": lines,
         "name": cfg.name, "NAME": cfg.name.upper(), "W": W, "S": cfg.scale_bits,
         "word_t": word_t, "word_c": word_c, "mulhi": f"fxp_mulhi{W}",
-        "segments": seg.count, "degree": qz.degree, "table_bytes": k.table_bytes,
+        "segments": seg.count, "table_rows": k.table_rows, "degree": qz.degree, "table_bytes": k.table_bytes,
         "table_access": k.table_access, "kind": seg.kind,
         "z_lo": f"0x{seg.z_lo:x}" if seg.z_lo else 0, "z_max_hex": f"0x{seg.z_max:x}",
         "u_max": seg.z_max - seg.z_lo, "width": seg.width, "magic": f"0x{seg.magic:x}" if seg.magic else 0,
@@ -153,6 +155,7 @@ def context(k: Kernel, out_dir: str) -> dict[str, Any]:
         "mantissa_adaptor": k.mantissa_adaptor,
         "fpr_bound": round_up(k.fpr_bound_2p63) if k.fpr_bound_2p63 is not None else None,
         "table_sram": cfg.table_placement == "sram",
+        "padded": k.table_rows > seg.count,
     } | _tail_context(k, steps)
 
 
@@ -345,6 +348,7 @@ def sidecar(k: Kernel, ctx: dict[str, Any]) -> str:
         "word_bits": cfg.word_bits,
         "scale_bits": cfg.scale_bits,
         "segments": seg.count,
+        "table_rows": k.table_rows,
         "degree": qz.degree,
         "table_bytes": k.table_bytes,
         "table_access": k.table_access,

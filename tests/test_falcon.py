@@ -109,7 +109,7 @@ class _Probes:
 
     kernels: list[Kernel] = []
     cases: list[tuple[int, int]] = []
-    outputs: dict[tuple[str, str], list[tuple[int, int, int]]] = {}
+    outputs: dict[tuple[str, str], list[tuple[int, int, int, int, int]]] = {}
     tmp: tempfile.TemporaryDirectory | None = None
 
     @classmethod
@@ -135,7 +135,7 @@ class AdaptorTests(unittest.TestCase):
     def setUpClass(cls) -> None:
         _Probes.ensure()
 
-    def out(self, name: str, tag: str = "plain") -> dict[tuple[int, int], tuple[int, int, int, int]]:
+    def out(self, name: str, tag: str = "plain") -> dict[tuple[int, int], tuple[int, int, int, int, int]]:
         return dict(zip(_Probes.cases, _Probes.outputs[(name, tag)]))
 
     def test_kernels_found(self) -> None:
@@ -150,13 +150,13 @@ class AdaptorTests(unittest.TestCase):
         for name in BIT_EXACT:
             out = self.out(name)
             for x, c, want in _Probes.vectors:
-                emu, _, ref, _ = out[(x, c)]
+                emu, _, ref, _, _ = out[(x, c)]
                 self.assertEqual(emu, want, f"{name} x={x:016x} ccs={c:016x}")
                 self.assertEqual(ref, want, f"facct_ref x={x:016x} ccs={c:016x}")
 
     def test_native_agrees_with_emulated(self) -> None:
         for k in _Probes.kernels:
-            for case, (emu, native, _, _) in self.out(k.name).items():
+            for case, (emu, native, _, _, _) in self.out(k.name).items():
                 self.assertEqual(emu, native, f"{k.name} {case[0]:016x} {case[1]:016x}")
 
     def test_domain_adaptor_agrees_on_the_domain(self) -> None:
@@ -165,7 +165,7 @@ class AdaptorTests(unittest.TestCase):
         every such case; the control shows it does differ outside."""
         for k in _Probes.kernels:
             inside = differs_outside = 0
-            for (x, c), (_, native, _, domain) in self.out(k.name).items():
+            for (x, c), (_, native, _, domain, _) in self.out(k.name).items():
                 if x <= LN2_DOWN and c < ONE:
                     inside += 1
                     self.assertEqual(domain, native, f"{k.name} {x:016x} {c:016x}")
@@ -173,6 +173,18 @@ class AdaptorTests(unittest.TestCase):
                     differs_outside += 1
             self.assertGreater(inside, 20000, k.name)
             self.assertGreater(differs_outside, 0, f"{k.name}: the outside cases do not exercise the adaptor")
+
+    def test_domain_bits_is_the_domain_adaptor(self) -> None:
+        """_fpr_expm_p63_domain_bits (emulated-float inputs) returns what
+        _fpr_expm_p63_domain returns on the same bits, on every case, inside
+        the domain and outside it (where the result is unspecified but must
+        not depend on how the inputs were passed)."""
+        for k in _Probes.kernels:
+            outside = 0
+            for (x, c), (_, _, _, domain, dbits) in self.out(k.name).items():
+                self.assertEqual(dbits, domain, f"{k.name} {x:016x} {c:016x}")
+                outside += not (x <= LN2_DOWN and c < ONE)
+            self.assertGreater(outside, 1000, k.name)
 
     def test_edge_rules(self) -> None:
         """The documented rules: clamps, zero for a bad ccs, ccs >= 1 as 1."""

@@ -204,7 +204,7 @@ class FalconM3ModelTest(unittest.TestCase):
         self.assertTrue(any(nd.narrow for nd in self.k.qz.scheme.nodes))
         self.assertIsNotNone(self.k.final_plan)
         header = (GENERATED / "falcon_m3" / "falcon_m3.h").read_text()
-        self.assertIn("uint32_t y4", header)                         # a 32-bit Horner step
+        self.assertIn("uint32_t y3", header)                         # a 32-bit Horner step
         self.assertNotIn("fxp_mulhi64(", header.split("falcon_m3_core")[1].split("falcon_m3_eval")[0])
 
 
@@ -253,6 +253,66 @@ class MultiplierHelpersTest(unittest.TestCase):
         self.assertIn('section(".data.falcon_m3_coeffs")', table)   # table_placement = "sram"
 
 
+PAD_PROBE = r"""
+#include <stdio.h>
+#include "falcon_m3_falcon.h"
+int main(int argc, char **argv)
+{
+    unsigned long long x, c;
+    if (argc != 3 || sscanf(argv[1], "%llx", &x) != 1 || sscanf(argv[2], "%llx", &c) != 1)
+        return 2;
+    printf("%016llx\n", (unsigned long long)falcon_m3_fpr_expm_p63_domain_bits(x, c));
+    return 0;
+}
+"""
+
+
+class PaddedTableTest(unittest.TestCase):
+    """pad_table: falcon_m3's table has a row for each of the 256 values of
+    its index, the rows past the segments repeat the last one, and the
+    Falcon-domain adaptor (no clamp) reads inside it for x up to 2 and
+    beyond.  Control: the same program with the table cut to its segment
+    rows makes AddressSanitizer report the read past its end, so the clean
+    runs are not blind."""
+
+    # 178/256 (the first index past the segments: the row just past the end
+    # of a cut table, inside AddressSanitizer's red zone), 1.5, the double
+    # below 1, a NaN and -inf.
+    X_OUTSIDE = (0x3FE6400000000000, 0x3FF8000000000000, 0x3FEFFFFFFFFFFFFF, 0x7FF8000000000000,
+                 0xFFF0000000000000)
+
+    def _run(self, folder: Path, x: int) -> subprocess.CompletedProcess[str]:
+        exe = folder / "pad"
+        subprocess.run(["gcc", "-O1", "-g", "-fsanitize=address", "-fno-omit-frame-pointer",
+                        f"-I{folder}", str(folder / "pad.c"), "-o", str(exe)], check=True)
+        return subprocess.run([str(exe), f"{x:x}", "3FE6666666666666"], capture_output=True, text=True)
+
+    def test_rows_and_bounds(self) -> None:
+        k = kernel.build(config.load(KERNELS / "falcon_m3.toml"))
+        self.assertEqual((k.seg.count, k.table_rows), (178, 256))
+        table = (GENERATED / "falcon_m3" / "falcon_m3_table.h").read_text()
+        rows = [line for line in table.splitlines() if line.startswith("    { UINT64_C(")]
+        self.assertEqual(len(rows), 256)
+        self.assertEqual(set(rows[177:]), {rows[177]})
+        self.assertNotEqual(rows[176], rows[177])
+        with tempfile.TemporaryDirectory() as tmp:
+            folder = Path(tmp)
+            for f in (GENERATED / "falcon_m3").glob("*.h"):
+                (folder / f.name).write_text(f.read_text())
+            (folder / "pad.c").write_text(PAD_PROBE)
+            for x in self.X_OUTSIDE:
+                done = self._run(folder, x)
+                self.assertEqual((done.returncode, done.stderr), (0, ""), f"x={x:016x}")
+            lines = table.splitlines()
+            first_pad = lines.index(next(line for line in lines if line.startswith("    /* rows 178..255")))
+            cut = "\n".join(lines[:first_pad] + lines[first_pad + 1 + 78:])
+            cut = cut.replace("falcon_m3_coeffs[256]", "falcon_m3_coeffs[178]")
+            (folder / "falcon_m3_table.h").write_text(cut + "\n")
+            done = self._run(folder, self.X_OUTSIDE[0])
+            self.assertNotEqual(done.returncode, 0)
+            self.assertIn("global-buffer-overflow", done.stderr)
+
+
 class MultiplierConfigTest(unittest.TestCase):
     BASE = {"name": "t", "degree": 3, "scale_bits": 62, "segments": {"kind": "pow2", "bits": 2}}
 
@@ -269,7 +329,10 @@ class MultiplierConfigTest(unittest.TestCase):
                ({"multiplier": "truncated", "truncation_budget_log2": 5}, "truncation_budget_log2: 5"),
                ({"multiplier": "truncated", "form": "one_minus"}, "multiplier: 'truncated' needs form"),
                ({"multiplier": "truncated", "evaluation": "estrin"}, "multiplier: 'truncated' needs evaluation"),
-               ({"table_placement": "flash"}, "table_placement: 'flash' is not")]
+               ({"table_placement": "flash"}, "table_placement: 'flash' is not"),
+               ({"pad_table": "yes"}, "pad_table: expected true or false"),
+               ({"pad_table": True, "segments": {"kind": "equal", "count": 3}}, "pad_table: needs segments.kind"),
+               ({"pad_table": True, "table_access": "ct_scan"}, "pad_table: needs segments.kind")]
         for extra, message in bad:
             with self.subTest(extra=extra), self.assertRaisesRegex(GenError, message):
                 config.validate({**self.BASE, **extra}, "t.toml", "0")

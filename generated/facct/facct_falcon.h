@@ -165,7 +165,8 @@ static inline uint64_t facct_fpr_expm_p63_native(double x, double ccs)
  * what facct_fpr_expm_p63_native returns (tested), with the same proven
  * bound, and skips the edge rules above.  Outside it the result is
  * unspecified but the call stays defined and reads only the table (a table
- * kernel clamps z to Z_CLAMP): on x86-64 the conversion is the
+ * kernel clamps z to Z_CLAMP, unless its table has a row for every index):
+ * on x86-64 the conversion is the
  * SSE2 intrinsic, which returns 2^63 for out-of-range and NaN inputs
  * (where a C cast would be undefined), and elsewhere the integer
  * conversion of the bits.  No branch and no secret-dependent address.
@@ -184,6 +185,16 @@ static inline uint64_t facct_domain_q64(double v)
 static inline uint64_t facct_fpr_expm_p63_domain(double x, double ccs)
 {
     return facct_expm_p63(facct_domain_q64(x), facct_domain_q64(ccs));
+}
+
+/* The Falcon-domain adaptor for emulated-float builds: the same function on
+ * the inputs' IEEE-754 bit patterns (see facct_fpr_expm_p63_domain). */
+static inline uint64_t facct_fpr_expm_p63_domain_bits(uint64_t x_bits, uint64_t ccs_bits)
+{
+    double x, ccs;
+    memcpy(&x, &x_bits, sizeof x);
+    memcpy(&ccs, &ccs_bits, sizeof ccs);
+    return facct_fpr_expm_p63_domain(x, ccs);
 }
 
 #endif /* FACCT_FALCON_H */

@@ -166,7 +166,8 @@ static inline uint64_t paper_x86_fpr_expm_p63_native(double x, double ccs)
  * what paper_x86_fpr_expm_p63_native returns (tested), with the same proven
  * bound, and skips the edge rules above.  Outside it the result is
  * unspecified but the call stays defined and reads only the table (a table
- * kernel clamps z to Z_CLAMP): on x86-64 the conversion is the
+ * kernel clamps z to Z_CLAMP, unless its table has a row for every index):
+ * on x86-64 the conversion is the
  * SSE2 intrinsic, which returns 2^63 for out-of-range and NaN inputs
  * (where a C cast would be undefined), and elsewhere the integer
  * conversion of the bits.  No branch and no secret-dependent address.
@@ -192,6 +193,16 @@ static inline uint64_t paper_x86_fpr_expm_p63_domain(double x, double ccs)
     uint64_t gt = (uint64_t)0 - (((~PAPER_X86_Z_CLAMP & z) | ((~PAPER_X86_Z_CLAMP | z) & d)) >> 63);
     z ^= (z ^ PAPER_X86_Z_CLAMP) & gt;
     return paper_x86_expm_p63(z, paper_x86_domain_q64(ccs));
+}
+
+/* The Falcon-domain adaptor for emulated-float builds: the same function on
+ * the inputs' IEEE-754 bit patterns (see paper_x86_fpr_expm_p63_domain). */
+static inline uint64_t paper_x86_fpr_expm_p63_domain_bits(uint64_t x_bits, uint64_t ccs_bits)
+{
+    double x, ccs;
+    memcpy(&x, &x_bits, sizeof x);
+    memcpy(&ccs, &ccs_bits, sizeof ccs);
+    return paper_x86_fpr_expm_p63_domain(x, ccs);
 }
 
 #endif /* PAPER_X86_FALCON_H */
