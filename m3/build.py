@@ -39,10 +39,13 @@ class Target:
         return {"eval32": "m3_eval32"}
 
     def main_label(self) -> str:
-        """The entry point a kernel's headline figures are about: the Falcon
-        adaptor (conversions included, like facct_portable's figure) for
-        64-bit kernels, eval for 32-bit ones."""
-        return "eval32" if self.word_bits == 32 else "fpr"
+        """The entry point a kernel's headline figures are about: for 64-bit
+        kernels the Falcon adaptor for emulated-float builds under Falcon's
+        own contract (_fpr_expm_p63_domain_bits, conversions included), the
+        function facct_portable's figure is about; eval for 32-bit ones."""
+        if self.portable:
+            return "fpr"
+        return "eval32" if self.word_bits == 32 else "domain"
 
 
 def portable() -> Target:

@@ -170,9 +170,9 @@ class QuickTargetTest(unittest.TestCase):
         self.assertGreater(recs["facct_portable"]["long_mul"], 0)
         self.assertEqual(recs["facct_portable"]["float_calls"], 0)
         # falcon_m3 (docs/m3.md): MUL/MLA products only, no branch, no
-        # float helper, a constant count, and well below the reference.  The
-        # issue asks for at most 0.5x; the generated code reaches about 0.66x
-        # (README): this bound records what is reached, not the goal.
+        # float helper and a constant count in every entry point; the
+        # headline entry (_fpr_expm_p63_domain_bits, Falcon's contract, as
+        # facct_portable's) at most 0.5x the reference's instructions.
         # Falcon's 2^-43 budget: the reference and falcon_m3 meet it, paper_m3 does not.
         self.assertEqual(recs["facct_portable"]["budget_2p43"], "ok")
         if "paper_m3" in recs:
@@ -181,9 +181,14 @@ class QuickTargetTest(unittest.TestCase):
             self.assertEqual(recs["falcon_m3"]["budget_2p43"], "ok")
             self.assertLessEqual(recs["falcon_m3"]["error_log2"], -53)
             m3 = recs["falcon_m3"]
+            self.assertEqual(m3["entry"], "m3_fpr_domain")
             self.assertEqual((m3["long_mul"], m3["div"], m3["cond_branches"], m3["float_calls"]), (0, 0, 0, 0))
+            for label, fn in m3["functions"].items():
+                sc = fn["scan"]
+                self.assertEqual((sc["long_mul"], sc["div"], sc["cond_branches"], sc["float_calls"]),
+                                 (0, 0, 0, 0), label)
             self.assertTrue(m3["constant_instruction_count"])
-            self.assertLess(m3["instructions_per_call"], 0.7 * recs["facct_portable"]["instructions_per_call"])
+            self.assertLessEqual(m3["instructions_per_call"], 0.5 * recs["facct_portable"]["instructions_per_call"])
 
 
 if __name__ == "__main__":
