@@ -188,9 +188,12 @@ class Harness(unittest.TestCase):
             audit.write_text(json.dumps({"kernels": [
                 {"name": "a", "expm_p63": {"max_err_2p63": 0.5}, "bound": {"expm_p63_2p63": 0.7}},
                 {"name": "b", "expm_p63": {"max_err_2p63": 0.4}},
-                {"name": "c", "expm_p63": None}]}))
+                {"name": "c", "expm_p63": None},
+                {"name": "d", "expm_p63": {"max_err_2p63": 0.5},
+                 "bound": {"expm_p63_2p63": 0.7, "fpr_expm_p63_2p63": 0.8}}]}))
             errors = run.kernel_errors(audit)
         self.assertEqual(errors["a"][0], 0.7)
+        self.assertEqual(errors["d"][0], 0.8)   # the adaptors' bound: the bench calls them
         self.assertIn("proven", errors["a"][1])
         self.assertEqual(errors["b"][0], 0.4)
         self.assertIn("measured", errors["b"][1])
