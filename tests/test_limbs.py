@@ -7,6 +7,9 @@
   exact model against the compiled C of generated/falcon_m3, bit for bit, on
   random inputs, through _core, _eval, _expm_p63 and the Falcon adaptor; a
   model with one more partial product skipped must disagree with the C.
+* The Falcon-domain adaptor of such kernels stays inside its table, padded
+  (falcon_m3) or clamped (a small kernel rendered for the test), under
+  AddressSanitizer, with a cut-table control.
 * The per-kernel product helpers of runtime/fxp.h against exact products,
   and the configs of the `multiplier` key.
 """
@@ -255,39 +258,76 @@ class MultiplierHelpersTest(unittest.TestCase):
 
 PAD_PROBE = r"""
 #include <stdio.h>
-#include "falcon_m3_falcon.h"
+#include KHEADER
+#define CAT2(a, b) a##b
+#define CAT(a, b) CAT2(a, b)
 int main(int argc, char **argv)
 {
     unsigned long long x, c;
     if (argc != 3 || sscanf(argv[1], "%llx", &x) != 1 || sscanf(argv[2], "%llx", &c) != 1)
         return 2;
-    printf("%016llx\n", (unsigned long long)falcon_m3_fpr_expm_p63_domain_bits(x, c));
+    printf("%016llx %016llx\n", (unsigned long long)CAT(KNAME, _fpr_expm_p63_domain_bits)(x, c),
+           (unsigned long long)CAT(KNAME, _fpr_expm_p63)(x, c));
     return 0;
 }
 """
 
+# A small truncated kernel whose Falcon adaptors take ccs by its significand
+# (6 segments of width 2^-3, degree 3): rendered in a couple of seconds.
+SMALL_MANTISSA_KERNEL = """name = "tm"
+function = "exp(-x)"
+domain = ["0", "ln2"]
+word_bits = 64
+scale_bits = 63
+degree = 3
+form = "direct"
+multiplier = "truncated"
+truncation_budget_log2 = -50
+reoptimize = false
+[segments]
+kind = "pow2"
+bits = 3
+"""
 
-class PaddedTableTest(unittest.TestCase):
-    """pad_table: falcon_m3's table has a row for each of the 256 values of
-    its index, the rows past the segments repeat the last one, and the
-    Falcon-domain adaptor (no clamp) reads inside it for x up to 2 and
-    beyond.  Control: the same program with the table cut to its segment
-    rows makes AddressSanitizer report the read past its end, so the clean
-    runs are not blind."""
 
-    # 178/256 (the first index past the segments: the row just past the end
-    # of a cut table, inside AddressSanitizer's red zone), 1.5, the double
-    # below 1, a NaN and -inf.
-    X_OUTSIDE = (0x3FE6400000000000, 0x3FF8000000000000, 0x3FEFFFFFFFFFFFFF, 0x7FF8000000000000,
-                 0xFFF0000000000000)
+class DomainAdaptorTableTest(unittest.TestCase):
+    """The Falcon-domain adaptor of a kernel that takes ccs by its
+    significand never reads outside its table: with pad_table (falcon_m3:
+    a row for each of the 256 values of its index, the rows past the
+    segments repeating the last one) it needs no clamp, without it x's high
+    word is clamped.  Out-of-domain inputs run clean under AddressSanitizer
+    and in-domain ones agree with _fpr_expm_p63.  Control: falcon_m3's
+    program with the table cut to its segment rows makes AddressSanitizer
+    report the read past its end, so the clean runs are not blind."""
 
-    def _run(self, folder: Path, x: int) -> subprocess.CompletedProcess[str]:
+    C_BITS = 0x3FE6666666666666   # ccs = 0.7
+    X_INSIDE = (0, 0x3C00000000000000, 0x3FB999999999999A, 0x3FE0000000000000, 0x3FE62E42FEFA39EF)
+    # 178/256 (for falcon_m3 the first index past the segments: the row just
+    # past the end of a cut table, inside AddressSanitizer's red zone), 0.75
+    # (the same for the small kernel's 6 segments), 1.5, the double below 1,
+    # a NaN, -inf and -0.5.
+    X_OUTSIDE = (0x3FE6400000000000, 0x3FE8000000000000, 0x3FF8000000000000, 0x3FEFFFFFFFFFFFFF,
+                 0x7FF8000000000000, 0xFFF0000000000000, 0xBFE0000000000000)
+
+    def _build(self, folder: Path, name: str) -> Path:
+        (folder / "pad.c").write_text(PAD_PROBE)
         exe = folder / "pad"
         subprocess.run(["gcc", "-O1", "-g", "-fsanitize=address", "-fno-omit-frame-pointer",
-                        f"-I{folder}", str(folder / "pad.c"), "-o", str(exe)], check=True)
-        return subprocess.run([str(exe), f"{x:x}", "3FE6666666666666"], capture_output=True, text=True)
+                        f"-DKNAME={name}", f'-DKHEADER="{name}_falcon.h"', f"-I{folder}",
+                        str(folder / "pad.c"), "-o", str(exe)], check=True)
+        return exe
 
-    def test_rows_and_bounds(self) -> None:
+    def _check(self, exe: Path, tag: str) -> None:
+        for x in self.X_OUTSIDE:
+            done = subprocess.run([str(exe), f"{x:x}", f"{self.C_BITS:x}"], capture_output=True, text=True)
+            self.assertEqual((done.returncode, done.stderr), (0, ""), f"{tag} x={x:016x}")
+        for x in self.X_INSIDE:
+            done = subprocess.run([str(exe), f"{x:x}", f"{self.C_BITS:x}"], capture_output=True, text=True,
+                                  check=True)
+            domain, full = done.stdout.split()
+            self.assertEqual(domain, full, f"{tag} x={x:016x}")
+
+    def test_falcon_m3_padded(self) -> None:
         k = kernel.build(config.load(KERNELS / "falcon_m3.toml"))
         self.assertEqual((k.seg.count, k.table_rows), (178, 256))
         table = (GENERATED / "falcon_m3" / "falcon_m3_table.h").read_text()
@@ -299,18 +339,31 @@ class PaddedTableTest(unittest.TestCase):
             folder = Path(tmp)
             for f in (GENERATED / "falcon_m3").glob("*.h"):
                 (folder / f.name).write_text(f.read_text())
-            (folder / "pad.c").write_text(PAD_PROBE)
-            for x in self.X_OUTSIDE:
-                done = self._run(folder, x)
-                self.assertEqual((done.returncode, done.stderr), (0, ""), f"x={x:016x}")
+            self._check(self._build(folder, "falcon_m3"), "falcon_m3")
             lines = table.splitlines()
             first_pad = lines.index(next(line for line in lines if line.startswith("    /* rows 178..255")))
             cut = "\n".join(lines[:first_pad] + lines[first_pad + 1 + 78:])
             cut = cut.replace("falcon_m3_coeffs[256]", "falcon_m3_coeffs[178]")
             (folder / "falcon_m3_table.h").write_text(cut + "\n")
-            done = self._run(folder, self.X_OUTSIDE[0])
+            done = subprocess.run([str(self._build(folder, "falcon_m3")), f"{self.X_OUTSIDE[0]:x}",
+                                   f"{self.C_BITS:x}"], capture_output=True, text=True)
             self.assertNotEqual(done.returncode, 0)
             self.assertIn("global-buffer-overflow", done.stderr)
+
+    def test_small_kernel_clamped_and_padded(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            for pad in (False, True):
+                base = Path(tmp) / ("pad" if pad else "clamp")
+                base.mkdir()
+                cfg = base / "tm.toml"
+                cfg.write_text(SMALL_MANTISSA_KERNEL.replace("[segments]", "pad_table = true\n[segments]")
+                               if pad else SMALL_MANTISSA_KERNEL)
+                subprocess.run(["python3", "-m", "gen", "render", str(cfg), "--out", str(base)], cwd=ROOT,
+                               check=True, capture_output=True)
+                header = (base / "tm" / "tm_falcon.h").read_text()
+                self.assertIn("tm_expm_p63_mantissa", header)
+                self.assertEqual("LN2_DOWN_BITS >> 32" in header.split("_domain_bits(uint64_t")[1], not pad)
+                self._check(self._build(base / "tm", "tm"), f"pad={pad}")
 
 
 class MultiplierConfigTest(unittest.TestCase):

@@ -251,9 +251,9 @@ static inline uint64_t falcon_m3_fpr_expm_p63_domain_bits(uint64_t x_bits, uint6
 {
     /* Integer conversions from the bits on every target (this kernel is for
      * 32-bit cores), ccs through its significand as in
-     * falcon_m3_fpr_expm_p63.  No clamp: the table has a row for every
-     * index the top bits of z can take (pad_table), so no input reads
-     * outside it. */
+     * falcon_m3_fpr_expm_p63. */
+    /* No clamp: the table has a row for every index the top bits of z can
+     * take (pad_table), so no input reads outside it. */
     return falcon_m3_expm_p63_mantissa(falcon_m3_core(falcon_m3_fpr_to_q64(x_bits)),
                                         falcon_m3_ccs_significand((uint32_t)(ccs_bits >> 32), (uint32_t)ccs_bits),
                                         falcon_m3_ccs_shift((uint32_t)(ccs_bits >> 32)));
