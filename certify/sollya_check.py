@@ -65,14 +65,27 @@ def _dyadic_text(value: Fraction) -> str:
 
 
 def polynomial(sidecar: dict[str, Any], index: int) -> list[Fraction]:
-    """Exact coefficients (powers of v) of segment ``index``'s polynomial."""
-    gappa.segments(sidecar)  # validates the graph and the coefficients
+    """Exact coefficients (powers of v) of segment ``index``'s polynomial.
+    This check is about the polynomial, not about how its products are
+    computed, so a kernel with limb products (multiplier = "truncated",
+    which the Gappa certificate does not model) is checked too: its graph
+    is not validated here, only that every power has one const node."""
+    if not gappa.has_limb_products(sidecar):
+        gappa.segments(sidecar)  # validates the graph and the coefficients
+    degree = int(sidecar["degree"])
     ks = [int(k) for k in sidecar["segment_list"][index]["coefficients"]]
-    coeffs = [Fraction(0)] * len(ks)
+    if len(ks) != degree + 1:
+        raise CheckError(f"segment {index}: {len(ks)} coefficients for degree {degree}")
+    found: dict[int, Fraction] = {}
     for node in sidecar["nodes"]:
         if node["kind"] == "const":
-            coeffs[node["power"]] = Fraction(node["sign"] * ks[node["power"]]) / Fraction(2) ** node["scale"]
-    return coeffs
+            power = int(node["power"])
+            if power in found or not 0 <= power <= degree:
+                raise CheckError(f"const node of power {power}: outside 0..{degree} or repeated")
+            found[power] = Fraction(int(node["sign"]) * ks[power]) / Fraction(2) ** int(node["scale"])
+    if sorted(found) != list(range(degree + 1)):
+        raise CheckError(f"const nodes for powers {sorted(found)}, expected 0..{degree}")
+    return [found[j] for j in range(degree + 1)]
 
 
 def sollya_script(sidecar: dict[str, Any], rows: Sequence[tuple[int, Sequence[Fraction]]]) -> str:

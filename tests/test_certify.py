@@ -109,6 +109,18 @@ class SollyaTest(unittest.TestCase):
     def test_facct(self) -> None:
         self._check_all("facct")
 
+    def test_falcon_m3_limb_products(self) -> None:
+        """A kernel whose truncated limb products Gappa does not model still
+        has its polynomials checked; a const node lost from its graph is an
+        error, not a silent zero coefficient."""
+        data = _sidecar("falcon_m3")
+        self.assertTrue(gappa.has_limb_products(data))
+        self._check_all("falcon_m3")
+        broken = copy.deepcopy(data)
+        broken["nodes"] = [n for n in broken["nodes"] if not (n["kind"] == "const" and n["power"] == 2)]
+        with self.assertRaisesRegex(sollya_check.CheckError, "expected 0..4"):
+            sollya_check.polynomial(broken, 0)
+
     def test_wrong_coefficient_caught(self) -> None:
         """Broken control: a_1 off by 2^-20 relative makes sup |p - f| exceed the bound."""
         data = _sidecar("paper_m3")
