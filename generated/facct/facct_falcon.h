@@ -58,8 +58,11 @@
  *       arguments are IEEE-754 binary64 bit patterns (Falcon's fpr); integer
  *       operations only, no branch and no table index that depends on them.
  *   facct_fpr_expm_p63_native(x, ccs)      native-float builds.
+ *   facct_fpr_expm_p63_domain(x, ccs) and _domain_bits(x_bits, ccs_bits):
+ *       Falcon's own contract, 0 <= x < ln 2 and 0 <= ccs < 1, without the
+ *       rules below (see their comments).
  *
- * Both return ~= ccs * exp(-x) * 2^63 and agree on every input.  Inputs in
+ * The first two return ~= ccs * exp(-x) * 2^63 and agree on every input.  Inputs in
  * the domain are converted exactly as the reference does,
  * z = 2 * trunc(x * 2^63) and w = 2 * trunc(ccs * 2^63) (Q0.64), so a
  * kernel that reproduces the reference polynomial reproduces its outputs.

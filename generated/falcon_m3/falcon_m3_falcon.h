@@ -62,10 +62,16 @@
  *
  *   falcon_m3_fpr_expm_p63(x_bits, ccs_bits)  emulated-float builds: the
  *       arguments are IEEE-754 binary64 bit patterns (Falcon's fpr); integer
- *       operations only, no branch and no table index that depends on them.
+ *       operations only and no branch that depends on them; the table row
+ *       is chosen by x (table_access = "direct": constant-time only where a
+ *       load takes the same time at every address, such as SRAM on a
+ *       Cortex-M3).
  *   falcon_m3_fpr_expm_p63_native(x, ccs)      native-float builds.
+ *   falcon_m3_fpr_expm_p63_domain(x, ccs) and _domain_bits(x_bits, ccs_bits):
+ *       Falcon's own contract, 0 <= x < ln 2 and 0 <= ccs < 1, without the
+ *       rules below (see their comments).
  *
- * Both return ~= ccs * exp(-x) * 2^63 and agree on every input.  Inputs in
+ * The first two return ~= ccs * exp(-x) * 2^63 and agree on every input.  Inputs in
  * the domain: x is converted exactly as the reference does,
  * z = 2 * trunc(x * 2^63) (Q0.64); ccs is not converted: U is multiplied by
  * its significand and shifted by its exponent (falcon_m3_expm_p63_mantissa).
