@@ -71,7 +71,8 @@
  *       Falcon's own contract, 0 <= x < ln 2 and 0 <= ccs < 1, without the
  *       rules below (see their comments).
  *
- * The first two return ~= ccs * exp(-x) * 2^63 and agree on every input.  Inputs in
+ * The first two return ~= ccs * exp(-x) * 2^63 and agree on every
+ * input.  Inputs in
  * the domain: x is converted exactly as the reference does,
  * z = 2 * trunc(x * 2^63) (Q0.64); ccs is not converted: U is multiplied by
  * its significand and shifted by its exponent (falcon_m3_expm_p63_mantissa).

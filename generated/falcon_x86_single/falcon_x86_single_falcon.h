@@ -63,7 +63,8 @@
  *       Falcon's own contract, 0 <= x < ln 2 and 0 <= ccs < 1, without the
  *       rules below (see their comments).
  *
- * The first two return ~= ccs * exp(-x) * 2^63 and agree on every input.  Inputs in
+ * The first two return ~= ccs * exp(-x) * 2^63 and agree on every
+ * input.  Inputs in
  * the domain are converted exactly as the reference does,
  * z = 2 * trunc(x * 2^63) and w = 2 * trunc(ccs * 2^63) (Q0.64), so a
  * kernel that reproduces the reference polynomial reproduces its outputs.
