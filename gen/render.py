@@ -155,7 +155,6 @@ def context(k: Kernel, out_dir: str) -> dict[str, Any]:
         "mantissa_adaptor": k.mantissa_adaptor,
         "fpr_bound": round_up(k.fpr_bound_2p63) if k.fpr_bound_2p63 is not None else None,
         "table_sram": cfg.table_placement == "sram",
-        "padded": k.table_rows > seg.count,
     } | _tail_context(k, steps)
 
 

@@ -98,31 +98,38 @@
 /* The bits of the largest double below 1. */
 #define FALCON_M3_ONE_DOWN_BITS UINT64_C(0x3FEFFFFFFFFFFFFF)
 
+/* The significand of a double's bits hi:lo (the sign and exponent
+ * ignored), implicit bit at bit 63. */
+static inline uint64_t falcon_m3_significand(uint32_t hi, uint32_t lo)
+{
+    return ((uint64_t)(UINT32_C(0x80000000) | (hi << 11) | (lo >> 21)) << 32) | (uint32_t)(lo << 11);
+}
+
+/* bias - e from a double's high word (e its biased exponent), clamped to
+ * [0, 63]: one USAT on ARMv7-M, not a branch. */
+static inline uint32_t falcon_m3_exponent_shift(uint32_t hi, int32_t bias)
+{
+    int32_t s = bias - (int32_t)((hi >> 20) & 0x7FFu);
+    s = s < 0 ? 0 : s;
+    s = s > 63 ? 63 : s;
+    return (uint32_t)s;
+}
+
 /*
  * 2 * trunc(v * 2^63) for 0 <= v < 1, from v's bits, without a branch, in
  * 32-bit steps (multiplier = "truncated" kernels target 32-bit cores).
  * M = the significand with its implicit bit at bit 63 (v = M 2^(e - 1086)),
  * so v * 2^64 = M / 2^s with s = 1022 - e, and the result is M >> s with
  * bit 0 cleared.  Every s >= 63 (v < 2^-63, zero and subnormals included)
- * gives 0: M >> 63 is 1, cleared.  So s is clamped to [0, 63] (one USAT on
- * ARMv7-M, not a branch) and the shift is always valid.  The same bits as
- * the generic conversion for every v < 1; for v >= 1 (s < 0) the result is
- * meaningless and the caller masks it, as with the generic one.
+ * gives 0: M >> 63 is 1, cleared.  So s is clamped to [0, 63] and the shift
+ * is always valid.  The same bits as the generic conversion for every
+ * v < 1; for v >= 1 (s < 0) the result is meaningless and the caller masks
+ * it, as with the generic one.
  */
 static inline uint64_t falcon_m3_fpr_to_q64(uint64_t bits)
 {
     uint32_t hi = (uint32_t)(bits >> 32), lo = (uint32_t)bits;
-    int32_t s = 1022 - (int32_t)((hi >> 20) & 0x7FFu);
-    uint64_t m = ((uint64_t)(0x80000000u | (hi << 11) | (lo >> 21)) << 32) | (uint32_t)(lo << 11);
-    s = s < 0 ? 0 : s;
-    s = s > 63 ? 63 : s;
-    return (m >> s) & ~(uint64_t)1;
-}
-
-/* The result for ccs == 1: U (scale 2^64) moved to scale 2^63. */
-static inline uint64_t falcon_m3_core_to_p63(uint64_t u)
-{
-    return u >> 1;
+    return (falcon_m3_significand(hi, lo) >> falcon_m3_exponent_shift(hi, 1022)) & ~(uint64_t)1;
 }
 
 /*
@@ -142,29 +149,6 @@ static inline uint64_t falcon_m3_expm_p63_mantissa(uint64_t u, uint64_t m, uint3
     return falcon_m3_ccs_product(u, m) >> s;
 }
 
-/* The significand of ccs's bits (the sign and exponent ignored), implicit
- * bit at bit 63. */
-static inline uint64_t falcon_m3_ccs_significand(uint32_t hi, uint32_t lo)
-{
-    return ((uint64_t)(UINT32_C(0x80000000) | (hi << 11) | (lo >> 21)) << 32) | (uint32_t)(lo << 11);
-}
-
-/* s = 1023 - e from ccs's high word, clamped to [0, 63]. */
-static inline uint32_t falcon_m3_ccs_shift(uint32_t hi)
-{
-    int32_t s = 1023 - (int32_t)((hi >> 20) & 0x7FFu);
-    s = s < 0 ? 0 : s;
-    s = s > 63 ? 63 : s;
-    return (uint32_t)s;
-}
-
-/* The shared tail of both adaptors; c_one is all ones when ccs >= 1. */
-static inline uint64_t falcon_m3_expm_p63_sat(uint64_t z, uint64_t w, uint64_t c_one)
-{
-    uint64_t u = falcon_m3_core(z);
-    uint64_t r = falcon_m3_expm_p63_core(u, w & ~c_one);
-    return (r & ~c_one) | (falcon_m3_core_to_p63(u) & c_one);
-}
 
 /* The rules of the generic adaptor, on 32-bit cores: each condition is a
  * bit (the top bit of a difference of 63-bit quantities, or of a 32-bit one
@@ -196,8 +180,8 @@ static inline uint64_t falcon_m3_fpr_expm_p63(uint64_t x_bits, uint64_t ccs_bits
     uint32_t ch = (uint32_t)(ccs_bits >> 32) & UINT32_C(0x7FFFFFFF), cl = (uint32_t)ccs_bits;
     uint32_t fraction = (uint32_t)0 - ((UINT32_C(0x3FEFFFFF) - ch) >> 31);   /* all ones iff ccs >= 1 */
     uint64_t keep = (uint64_t)falcon_m3_fpr_c_zero(ccs_bits) - 1;
-    uint64_t m = falcon_m3_ccs_significand(ch & ~fraction, cl & ~fraction) & keep;
-    return falcon_m3_expm_p63_mantissa(falcon_m3_core(falcon_m3_fpr_rules_z(x_bits)), m, falcon_m3_ccs_shift(ch));
+    uint64_t m = falcon_m3_significand(ch & ~fraction, cl & ~fraction) & keep;
+    return falcon_m3_expm_p63_mantissa(falcon_m3_core(falcon_m3_fpr_rules_z(x_bits)), m, falcon_m3_exponent_shift(ch, 1023));
 }
 
 /*
@@ -218,31 +202,6 @@ static inline uint64_t falcon_m3_fpr_expm_p63_native(double x, double ccs)
     return falcon_m3_fpr_expm_p63(x_bits, c_bits);
 }
 
-/*
- * Falcon-domain adaptor, for native-float builds that keep Falcon's own
- * contract for fpr_expm_p63: 0 <= x < ln 2 and 0 <= ccs < 1 (what its
- * sampler passes), and its native conversions z = 2 * trunc(x * 2^63),
- * w = 2 * trunc(ccs * 2^63) (one multiplication by 2^63, exact, and one
- * CVTTSD2SI each, like the reference).  On that domain it returns exactly
- * what falcon_m3_fpr_expm_p63_native returns (tested), with the same proven
- * bound, and skips the edge rules above.  Outside it the result is
- * unspecified but the call stays defined and reads only the table (a table
- * kernel clamps z to Z_CLAMP, unless its table has a row for every index):
- * on x86-64 the conversion is the
- * SSE2 intrinsic, which returns 2^63 for out-of-range and NaN inputs
- * (where a C cast would be undefined), and elsewhere the integer
- * conversion of the bits.  No branch and no secret-dependent address.
- */
-static inline uint64_t falcon_m3_domain_q64(double v)
-{
-#if defined(__x86_64__) && defined(__SSE2__)
-    return (uint64_t)_mm_cvttsd_si64(_mm_set_sd(v * 9223372036854775808.0)) << 1;
-#else
-    uint64_t bits;
-    memcpy(&bits, &v, sizeof bits);
-    return falcon_m3_fpr_to_q64(bits);
-#endif
-}
 
 /*
  * The Falcon-domain adaptor for emulated-float builds (the arguments are
@@ -262,10 +221,11 @@ static inline uint64_t falcon_m3_fpr_expm_p63_domain_bits(uint64_t x_bits, uint6
     /* No clamp: the table has a row for every index the top bits of z can
      * take (pad_table), so no input reads outside it. */
     return falcon_m3_expm_p63_mantissa(falcon_m3_core(falcon_m3_fpr_to_q64(x_bits)),
-                                        falcon_m3_ccs_significand((uint32_t)(ccs_bits >> 32), (uint32_t)ccs_bits),
-                                        falcon_m3_ccs_shift((uint32_t)(ccs_bits >> 32)));
+                                        falcon_m3_significand((uint32_t)(ccs_bits >> 32), (uint32_t)ccs_bits),
+                                        falcon_m3_exponent_shift((uint32_t)(ccs_bits >> 32), 1023));
 }
 
+/* The same on a double's bits, for native-float builds. */
 static inline uint64_t falcon_m3_fpr_expm_p63_domain(double x, double ccs)
 {
     uint64_t x_bits, c_bits;
