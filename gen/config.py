@@ -113,6 +113,14 @@ def _want(value: Any, kind: type | tuple[type, ...], key: str, what: str) -> Any
     return value
 
 
+def _flag(raw: dict[str, Any], key: str, default: bool) -> bool:
+    """A true/false key."""
+    value = raw.get(key, default)
+    if not isinstance(value, bool):
+        raise GenError(f"{key}: expected true or false, got {value!r}")
+    return value
+
+
 def _int_in(table: dict[str, Any], key: str, lo: int, hi: int, default: Optional[int] = None,
             prefix: str = "") -> int:
     full = prefix + key
@@ -211,12 +219,8 @@ def validate(raw: dict[str, Any], path: str, sha256: str) -> KernelConfig:
     form = _want(raw.get("form", "direct"), str, "form", "a string")
     if form not in ("direct", "one_minus"):
         raise GenError(f"form: {form!r} is not 'direct' or 'one_minus'")
-    reoptimize = raw.get("reoptimize", True)
-    if not isinstance(reoptimize, bool):
-        raise GenError(f"reoptimize: expected true or false, got {reoptimize!r}")
-    wide = raw.get("wide", False)
-    if not isinstance(wide, bool):
-        raise GenError(f"wide: expected true or false, got {wide!r}")
+    reoptimize = _flag(raw, "reoptimize", True)
+    wide = _flag(raw, "wide", False)
     if wide and (form != "one_minus" or word_bits != 64):
         raise GenError("wide: needs form = 'one_minus' and word_bits = 64")
     float_tail = raw.get("float_tail")
@@ -231,10 +235,7 @@ def validate(raw: dict[str, Any], path: str, sha256: str) -> KernelConfig:
     placement = _want(raw.get("table_placement", "default"), str, "table_placement", "a string")
     if placement not in ("default", "sram"):
         raise GenError(f"table_placement: {placement!r} is not 'default' or 'sram'")
-
-    pad_table = raw.get("pad_table", False)
-    if not isinstance(pad_table, bool):
-        raise GenError(f"pad_table: expected true or false, got {pad_table!r}")
+    pad_table = _flag(raw, "pad_table", False)
 
     seg = _want(raw.get("segments", {"kind": "equal", "count": 1}), dict, "segments", "a table")
     unknown = sorted(set(seg) - SEGMENT_KEYS)
