@@ -1,6 +1,6 @@
 """Run Gappa on every segment of kernels and check it proves the generator's bounds.
 
-For each sidecar, one Gappa script per segment is rendered by gen/gappa.py
+For each sidecar, one Gappa script per segment is rendered by certify/gappa_script.py
 into ``<build>/<name>/seg<i>.g`` and run (in parallel, ``--jobs``).  A
 segment passes only if Gappa exits 0, i.e. it proved both the generator's
 evaluation-error interval and every no-wrap-around range.  Gappa's own
@@ -26,7 +26,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Optional
 
-from gen import gappa
+from certify import gappa_script as gappa
 
 GAPPA_TIMEOUT = 300  # seconds per run; one segment of degree 13 takes about 1 s
 # Pieces per segment tried in turn until Gappa proves everything: most

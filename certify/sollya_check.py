@@ -26,7 +26,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Optional, Sequence
 
-from gen import gappa
+from certify import gappa_script as gappa
 
 TIGHTNESS = Fraction(101, 100)
 PRECISION = 300        # Sollya working precision (bits); 64-bit words at scales up to 2^130

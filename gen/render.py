@@ -20,7 +20,9 @@ from typing import Any, Optional
 
 import jinja2
 
-from . import VERSION, floattail, gappa, limbs, quantize
+from certify import gappa_script
+
+from . import VERSION, floattail, limbs, quantize
 from .kernel import LN2_DOWN_BITS, Kernel, fpr_to_q64
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -438,12 +440,12 @@ def render(k: Kernel, out_dir: str) -> dict[str, str]:
     for filename, template in targets:
         files[filename] = env.get_template(template).render(filename=filename, **ctx)
     files["fxp.h"] = RUNTIME_HEADER.read_text()
-    files[f"{name}.json"] = sidecar(k, ctx)
+    data = json.loads(sidecar(k, ctx))
+    files[f"{name}.json"] = json.dumps(data, indent=1, sort_keys=False) + "\n"
     # The independent certificate of the evaluation error (run by `make certify`);
     # none for kernels with truncated limb products, which it does not model.
-    if not gappa.has_limb_products(json.loads(files[f"{name}.json"])):
-        files[f"{name}.gappa"] = gappa.render_script(json.loads(files[f"{name}.json"]),
-                                                     source=f"{name}.json")
+    if not gappa_script.has_limb_products(data):
+        files[f"{name}.gappa"] = gappa_script.render_script(data, source=f"{name}.json")
     return files
 
 

@@ -13,7 +13,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from certify import sollya_check
-from gen import gappa
+from certify import gappa_script as gappa
 from tests.helpers import GENERATED, ROOT, shipped_kernels
 
 
@@ -83,7 +83,7 @@ class GappaTest(unittest.TestCase):
         proc = _certify(bad, build=self.dir / "b")
         self.assertEqual(proc.returncode, 2)
         self.assertEqual(len(proc.stderr.strip().splitlines()), 1, proc.stderr)
-        proc = subprocess.run([sys.executable, "-m", "gen.gappa", str(self.dir / "missing.json")],
+        proc = subprocess.run([sys.executable, "-m", "certify.gappa_script", str(self.dir / "missing.json")],
                               capture_output=True, text=True, cwd=ROOT)
         self.assertEqual(proc.returncode, 2)
         self.assertEqual(len(proc.stderr.strip().splitlines()), 1, proc.stderr)

@@ -27,7 +27,7 @@ arithmetic with gen/quantize.py, so a slip there (or in the decimal rounding
 of the sidecar) makes the proof fail.
 
 Usage (also callable from gen/render.py through :func:`render_script`):
-    python3 -m gen.gappa generated/<name>/<name>.json [-o out.g]
+    python3 -m certify.gappa_script generated/<name>/<name>.json [-o out.g]
 """
 
 from __future__ import annotations
@@ -292,7 +292,7 @@ def load_sidecar(path: Path) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python3 -m gen.gappa", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python3 -m certify.gappa_script", description=__doc__.splitlines()[0])
     parser.add_argument("sidecar", type=Path, help="generated/<name>/<name>.json")
     parser.add_argument("-o", "--out", type=Path, help="output file (default: stdout)")
     parser.add_argument("--segment", type=int, action="append",
