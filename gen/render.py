@@ -28,6 +28,9 @@ from .kernel import LN2_DOWN_BITS, Kernel, fpr_to_q64
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = ROOT / "templates"
 RUNTIME_HEADER = ROOT / "runtime" / "fxp.h"
+# The kernel-folder format's version, the sidecar's first key: raised when a
+# key is removed or changes meaning, so that tools refuse a folder they would misread.
+SIDECAR_SCHEMA_VERSION = 1
 
 
 def round_up(value: Fraction, digits: int = 6) -> str:
@@ -338,6 +341,7 @@ def _limb_fields(k: Kernel, n: int) -> dict[str, Any]:
 def sidecar(k: Kernel, ctx: dict[str, Any]) -> str:
     cfg, seg, qz = k.cfg, k.seg, k.qz
     data = {
+        "schema_version": SIDECAR_SCHEMA_VERSION,
         "name": cfg.name,
         "description": cfg.description,
         "generator_version": VERSION,
