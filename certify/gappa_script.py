@@ -15,7 +15,7 @@ units (no scaling: the word itself):
 
     ftail  U = the binary64 tail's word: an input of the script, whose range
            and error against the exact tail sum_i b_i v^(k+i) come from
-           gen/floattail.py as hypotheses (Gappa does not re-prove the
+           gen/proof/float_tail.py as hypotheses (Gappa does not re-prove the
            floating-point tail; the integer part and the sum are re-proven)
 
 next to its exact counterpart X (the same graph without the floors), and asks
@@ -23,10 +23,10 @@ Gappa to prove, for every segment at once, that U_root - X_root lies in the
 generator's interval "eval_error_core" and that every product, sum and
 left-shifted operand lies in [0, 2^W - 1] (no wrap-around).  Gappa works on
 exact dyadic bounds with its own rewriting rules and shares no code or
-arithmetic with gen/quantize.py, so a slip there (or in the decimal rounding
+arithmetic with gen/quantize/ and gen/proof/, so a slip there (or in the decimal rounding
 of the sidecar) makes the proof fail.
 
-Usage (also callable from gen/render.py through :func:`render_script`):
+Usage (also callable from gen/render/ through :func:`render_script`):
     python3 -m certify.gappa_script generated/<name>/<name>.json [-o out.g]
 """
 
@@ -125,7 +125,7 @@ def _decimal(value: Any, where: str) -> str:
 
 def has_limb_products(sidecar: dict[str, Any]) -> bool:
     """True for kernels with narrow or truncated limb products (multiplier =
-    "truncated", gen/limbs.py), which this certificate does not model: their
+    "truncated", gen/quantize/limbs.py), which this certificate does not model: their
     products are checked by tests/test_limbs.py and the model-versus-C test."""
     nodes = sidecar.get("nodes") if isinstance(sidecar, dict) else None
     return isinstance(nodes, list) and any(isinstance(n, dict) and ("drop" in n or n.get("narrow"))

@@ -50,7 +50,8 @@ class KernelConfig:
     description: str
     function: str
     function_tree: expr.Node
-    domain: tuple[str, str]
+    domain: tuple[str, str]                   # the ends as written (for banners)
+    domain_trees: tuple[expr.Node, expr.Node]  # the same, parsed once
     word_bits: int
     scale_bits: int
     degree: int
@@ -161,30 +162,72 @@ def validate(raw: dict[str, Any], path: str, sha256: str) -> KernelConfig:
     unknown = sorted(set(raw) - TOP_KEYS)
     if unknown:
         raise GenError(f"{unknown[0]}: unknown key (allowed: {', '.join(sorted(TOP_KEYS))})")
-
-    if "name" not in raw:
-        raise GenError("name: missing")
-    name = _want(raw["name"], str, "name", "a string")
-    if not _NAME.fullmatch(name):
-        raise GenError(f"name: {name!r} must be a lower-case C identifier (a-z, 0-9, _; at most 48)")
-    description = _want(raw.get("description", ""), str, "description", "a string")
-
-    function = _want(raw.get("function", "exp(-x)"), str, "function", "a string")
-    tree = expr.parse(function, "function")
-
-    domain_raw = _want(raw.get("domain", ["0", "ln2"]), list, "domain", "a list of two expressions")
-    if len(domain_raw) != 2:
-        raise GenError(f"domain: expected two ends [lo, hi], got {len(domain_raw)} items")
-    domain = tuple(str(_want(d, (str, int, float), "domain", "a number or an expression"))
-                   for d in domain_raw)
-    for end in domain:
-        expr.parse(end, "domain", variable=False)
-
+    name, description = _identity(raw)
+    function, tree, domain, domain_trees = _function_and_domain(raw)
     word_bits = _want(raw.get("word_bits", 64), int, "word_bits", "an integer")
     if word_bits not in (32, 64):
         raise GenError(f"word_bits: {word_bits} is not supported (32 or 64)")
     scale_bits = _int_in(raw, "scale_bits", 1, word_bits)
     degree = _int_in(raw, "degree", 1, 32)
+    fitting = _fitting(raw, degree, word_bits)
+    table_access, evaluation, form, wide, float_tail = _evaluation(raw, word_bits, degree)
+    multiplier, truncation_budget = _multiplier(raw, word_bits, scale_bits, form, wide, evaluation)
+    placement = _want(raw.get("table_placement", "default"), str, "table_placement", "a string")
+    if placement not in ("default", "sram"):
+        raise GenError(f"table_placement: {placement!r} is not 'default' or 'sram'")
+    pad_table = _flag(raw, "pad_table", False)
+    kind, count, bits = _segments(raw)
+    if pad_table and (kind != "pow2" or table_access != "direct"):
+        raise GenError("pad_table: needs segments.kind = 'pow2' and table_access = 'direct'")
+    explicit = None
+    if "coefficients" in raw:
+        explicit = _explicit(raw["coefficients"], degree, count, kind)
+        if fitting["coefficient_scales"] is not None:
+            raise GenError("coefficient_scales: not allowed with explicit [coefficients] (give coefficients.scales)")
+    if float_tail is not None:
+        if explicit is not None:
+            raise GenError("float_tail: not available with explicit [coefficients]")
+        if not ((kind == "equal" and count == 1) or (kind == "pow2" and bits == 0)):
+            raise GenError("float_tail: needs a single segment (segments.count = 1)")
+
+    return KernelConfig(
+        path=path, sha256=sha256, name=name, description=description,
+        function=function, function_tree=tree, domain=domain, domain_trees=domain_trees,
+        word_bits=word_bits, scale_bits=scale_bits, degree=degree, **fitting,
+        table_access=table_access, evaluation=evaluation,
+        form=form, wide=wide, float_tail=float_tail, segment_kind=kind,
+        segment_count=count, segment_bits=bits, explicit=explicit,
+        multiplier=multiplier, truncation_budget_log2=truncation_budget, table_placement=placement,
+        pad_table=pad_table)
+
+
+def _identity(raw: dict[str, Any]) -> tuple[str, str]:
+    """The ``name`` and ``description`` keys."""
+    if "name" not in raw:
+        raise GenError("name: missing")
+    name = _want(raw["name"], str, "name", "a string")
+    if not _NAME.fullmatch(name):
+        raise GenError(f"name: {name!r} must be a lower-case C identifier (a-z, 0-9, _; at most 48)")
+    return name, _want(raw.get("description", ""), str, "description", "a string")
+
+
+def _function_and_domain(raw: dict[str, Any]
+                         ) -> tuple[str, expr.Node, tuple[str, str], tuple[expr.Node, expr.Node]]:
+    """The function's text and tree, the domain's two ends as text and as
+    trees (parsed here once; later stages use the trees)."""
+    function = _want(raw.get("function", "exp(-x)"), str, "function", "a string")
+    tree = expr.parse(function, "function")
+    domain_raw = _want(raw.get("domain", ["0", "ln2"]), list, "domain", "a list of two expressions")
+    if len(domain_raw) != 2:
+        raise GenError(f"domain: expected two ends [lo, hi], got {len(domain_raw)} items")
+    lo, hi = (str(_want(d, (str, int, float), "domain", "a number or an expression")) for d in domain_raw)
+    return function, tree, (lo, hi), (expr.parse(lo, "domain", variable=False),
+                                      expr.parse(hi, "domain", variable=False))
+
+
+def _fitting(raw: dict[str, Any], degree: int, word_bits: int) -> dict[str, Any]:
+    """The keys that steer the fit: error kind, Remez settings, forced
+    coefficient scales, the error budget and re-optimization."""
     error = _want(raw.get("error", "absolute"), str, "error", "a string")
     if error not in ("absolute", "relative"):
         raise GenError(f"error: {error!r} is not 'absolute' or 'relative'")
@@ -193,7 +236,6 @@ def validate(raw: dict[str, Any], path: str, sha256: str) -> KernelConfig:
     if not 0 < tolerance < 1:
         raise GenError(f"remez_tolerance: {tolerance} must be between 0 and 1")
     max_iterations = _int_in(raw, "remez_max_iterations", 1, 1000, default=60)
-
     scales = raw.get("coefficient_scales")
     if scales is not None:
         _want(scales, list, "coefficient_scales", "a list of integers")
@@ -202,24 +244,31 @@ def validate(raw: dict[str, Any], path: str, sha256: str) -> KernelConfig:
             raise GenError(f"coefficient_scales: {len(scales)} entries, expected degree + 1 = {degree + 1}")
         if any(not 0 <= s <= 4 * word_bits for s in scales):
             raise GenError(f"coefficient_scales: every scale must lie in 0..{4 * word_bits}")
-
     budget = raw.get("max_abs_error_log2")
     if budget is not None:
         budget = float(_want(budget, (int, float), "max_abs_error_log2", "a number"))
         if not -200 < budget < 0:
             raise GenError(f"max_abs_error_log2: {budget} must be between -200 and 0")
+    return {"error": error, "precision_digits": precision_digits, "remez_tolerance": float(tolerance),
+            "remez_max_iterations": max_iterations, "coefficient_scales": scales,
+            "max_abs_error_log2": budget, "reoptimize": _flag(raw, "reoptimize", True)}
 
-    table_access = _want(raw.get("table_access", "direct"), str, "table_access", "a string")
-    if table_access not in ("direct", "ct_scan"):
-        raise GenError(f"table_access: {table_access!r} is not 'direct' or 'ct_scan'")
 
-    evaluation = _want(raw.get("evaluation", "horner"), str, "evaluation", "a string")
-    if evaluation not in ("horner", "estrin"):
-        raise GenError(f"evaluation: {evaluation!r} is not 'horner' or 'estrin'")
-    form = _want(raw.get("form", "direct"), str, "form", "a string")
-    if form not in ("direct", "one_minus"):
-        raise GenError(f"form: {form!r} is not 'direct' or 'one_minus'")
-    reoptimize = _flag(raw, "reoptimize", True)
+def _choice(raw: dict[str, Any], key: str, default: str, allowed: tuple[str, ...]) -> str:
+    """A string key that must be one of ``allowed``."""
+    value = _want(raw.get(key, default), str, key, "a string")
+    if value not in allowed:
+        quoted = [repr(a) for a in allowed]
+        raise GenError(f"{key}: {value!r} is not {', '.join(quoted[:-1])} or {quoted[-1]}")
+    return value
+
+
+def _evaluation(raw: dict[str, Any], word_bits: int, degree: int
+                ) -> tuple[str, str, str, bool, Optional[int]]:
+    """table_access, evaluation, form, wide and float_tail."""
+    table_access = _choice(raw, "table_access", "direct", ("direct", "ct_scan"))
+    evaluation = _choice(raw, "evaluation", "horner", ("horner", "estrin"))
+    form = _choice(raw, "form", "direct", ("direct", "one_minus"))
     wide = _flag(raw, "wide", False)
     if wide and (form != "one_minus" or word_bits != 64):
         raise GenError("wide: needs form = 'one_minus' and word_bits = 64")
@@ -230,13 +279,12 @@ def validate(raw: dict[str, Any], path: str, sha256: str) -> KernelConfig:
             raise GenError(f"float_tail: {float_tail} must lie in 2..degree ({degree})")
         if not wide:
             raise GenError("float_tail: needs wide = true (and so form = 'one_minus', word_bits = 64)")
+    return table_access, evaluation, form, wide, float_tail
 
-    multiplier, truncation_budget = _multiplier(raw, word_bits, scale_bits, form, wide, evaluation)
-    placement = _want(raw.get("table_placement", "default"), str, "table_placement", "a string")
-    if placement not in ("default", "sram"):
-        raise GenError(f"table_placement: {placement!r} is not 'default' or 'sram'")
-    pad_table = _flag(raw, "pad_table", False)
 
+def _segments(raw: dict[str, Any]) -> tuple[str, int, Optional[int]]:
+    """The [segments] table: kind, count (0 for pow2: the segmentation
+    fills it in, since it knows the domain) and bits."""
     seg = _want(raw.get("segments", {"kind": "equal", "count": 1}), dict, "segments", "a table")
     unknown = sorted(set(seg) - SEGMENT_KEYS)
     if unknown:
@@ -245,40 +293,12 @@ def validate(raw: dict[str, Any], path: str, sha256: str) -> KernelConfig:
     if kind == "equal":
         if "bits" in seg:
             raise GenError("segments.bits: only for kind = 'pow2'")
-        count = _int_in(seg, "count", 1, 4096, prefix="segments.")
-        bits = None
-    elif kind == "pow2":
+        return kind, _int_in(seg, "count", 1, 4096, prefix="segments."), None
+    if kind == "pow2":
         if "count" in seg:
             raise GenError("segments.count: for kind = 'pow2' the count follows from 'bits'")
-        bits = _int_in(seg, "bits", 0, 12, prefix="segments.")
-        count = 0  # filled in by the segmentation, which knows the domain
-    else:
-        raise GenError(f"segments.kind: {kind!r} is not 'equal' or 'pow2'")
-    if pad_table and (kind != "pow2" or table_access != "direct"):
-        raise GenError("pad_table: needs segments.kind = 'pow2' and table_access = 'direct'")
-
-    explicit = None
-    if "coefficients" in raw:
-        explicit = _explicit(raw["coefficients"], degree, count, kind)
-        if scales is not None:
-            raise GenError("coefficient_scales: not allowed with explicit [coefficients] (give coefficients.scales)")
-    if float_tail is not None:
-        if explicit is not None:
-            raise GenError("float_tail: not available with explicit [coefficients]")
-        if not ((kind == "equal" and count == 1) or (kind == "pow2" and bits == 0)):
-            raise GenError("float_tail: needs a single segment (segments.count = 1)")
-
-    return KernelConfig(
-        path=path, sha256=sha256, name=name, description=description,
-        function=function, function_tree=tree, domain=(domain[0], domain[1]),
-        word_bits=word_bits, scale_bits=scale_bits, degree=degree, error=error,
-        precision_digits=precision_digits, remez_tolerance=float(tolerance),
-        remez_max_iterations=max_iterations, coefficient_scales=scales,
-        max_abs_error_log2=budget, table_access=table_access, evaluation=evaluation,
-        form=form, reoptimize=reoptimize, wide=wide, float_tail=float_tail, segment_kind=kind,
-        segment_count=count, segment_bits=bits, explicit=explicit,
-        multiplier=multiplier, truncation_budget_log2=truncation_budget, table_placement=placement,
-        pad_table=pad_table)
+        return kind, 0, _int_in(seg, "bits", 0, 12, prefix="segments.")
+    raise GenError(f"segments.kind: {kind!r} is not 'equal' or 'pow2'")
 
 
 def _multiplier(raw: dict[str, Any], word_bits: int, scale_bits: int, form: str, wide: bool,

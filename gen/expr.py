@@ -5,8 +5,8 @@ It is parsed with :mod:`ast` into a small tree of allowed operations, never
 evaluated with ``eval``.  The same tree is evaluated three ways:
 
 * with :mod:`mpmath` at any precision (Remez, quantization);
-* with ``mpmath.iv`` intervals (rigorous bounds, see :mod:`gen.bounds`);
-* as C code calling MPFR (the checker's reference, see :func:`to_mpfr_c`).
+* with ``mpmath.iv`` intervals (rigorous bounds, see :mod:`gen.proof.approximation`);
+* as C code calling MPFR (the checker's reference, :func:`gen.cemit.to_mpfr_c`).
 """
 
 from __future__ import annotations
@@ -155,48 +155,3 @@ def evaluate(node: Node, x: Any, ctx: Any) -> Any:
     if isinstance(node, Call):
         return getattr(ctx, node.func)(evaluate(node.arg, x, ctx))
     raise TypeError(node)
-
-
-def to_mpfr_c(node: Node, function_name: str) -> str:
-    """C source of ``static void <function_name>(mpfr_ptr y, mpfr_srcptr x)``.
-
-    Every intermediate is an MPFR variable with y's precision plus 64 guard
-    bits, so the final rounding to y's precision dominates the error.
-    """
-    lines: list[str] = []
-    temps: list[str] = []
-
-    def fresh() -> str:
-        name = f"t{len(temps)}"
-        temps.append(name)
-        return name
-
-    def emit(n: Node) -> str:
-        if isinstance(n, Var):
-            return "x"
-        out = fresh()
-        if isinstance(n, Num):
-            lines.append(f'mpfr_set_str({out}, "{n.text}", 10, MPFR_RNDN);')
-        elif isinstance(n, Const):
-            lines.append(f"{CONSTANTS[n.name]}({out}, MPFR_RNDN);")
-        elif isinstance(n, Neg):
-            lines.append(f"mpfr_neg({out}, {emit(n.arg)}, MPFR_RNDN);")
-        elif isinstance(n, BinOp):
-            fn = {"+": "mpfr_add", "-": "mpfr_sub", "*": "mpfr_mul", "/": "mpfr_div"}[n.op]
-            a, b = emit(n.left), emit(n.right)
-            lines.append(f"{fn}({out}, {a}, {b}, MPFR_RNDN);")
-        elif isinstance(n, Pow):
-            lines.append(f"mpfr_pow_ui({out}, {emit(n.base)}, {n.exponent}u, MPFR_RNDN);")
-        elif isinstance(n, Call):
-            lines.append(f"{FUNCTIONS[n.func]}({out}, {emit(n.arg)}, MPFR_RNDN);")
-        return out
-
-    result = emit(node)
-    body = [f"static void {function_name}(mpfr_ptr y, mpfr_srcptr x)", "{",
-            "    mpfr_prec_t prec = mpfr_get_prec(y) + 64;"]
-    body += [f"    mpfr_t {t}; mpfr_init2({t}, prec);" for t in temps]
-    body += ["    " + line for line in lines]
-    body.append(f"    mpfr_set(y, {result}, MPFR_RNDN);")
-    body += [f"    mpfr_clear({t});" for t in temps]
-    body.append("}")
-    return "\n".join(body) + "\n"

@@ -51,7 +51,7 @@ class Scheme:
         self.nodes: list[Node] = []
         self._var: Optional[int] = None
         # multiplier = "truncated": the absolute error each truncated product
-        # may lose (gen/limbs.py); None for full products.
+        # may lose (gen/quantize/limbs.py); None for full products.
         self.truncation_budget: Optional[Fraction] = None
 
     def _add(self, node: Node) -> int:

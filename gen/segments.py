@@ -84,10 +84,9 @@ class Segmentation:
         return u - self.index_of(z) * self.width
 
 
-def _end_times_2w(text: str, W: int) -> Fraction | tuple[int, int]:
+def _end_times_2w(tree: expr.Node, text: str, W: int) -> Fraction | tuple[int, int]:
     """end * 2^W exactly (a Fraction) for rational ends, else an enclosure
     (n, n + 1) by consecutive integers, computed with 100-digit intervals."""
-    tree = expr.parse(text, "domain", variable=False)
     try:
         return _exact(tree) * (1 << W)
     except ValueError:
@@ -123,8 +122,8 @@ def _exact(node: expr.Node) -> Fraction:
 def domain_bounds(cfg: KernelConfig) -> tuple[int, int]:
     """(z_lo, z_max): the first and last input z with lo <= z / 2^W < hi."""
     W = cfg.word_bits
-    lo = _end_times_2w(cfg.domain[0], W)
-    hi = _end_times_2w(cfg.domain[1], W)
+    lo = _end_times_2w(cfg.domain_trees[0], cfg.domain[0], W)
+    hi = _end_times_2w(cfg.domain_trees[1], cfg.domain[1], W)
     lo_low = lo if isinstance(lo, Fraction) else Fraction(lo[0])
     hi_high = hi if isinstance(hi, Fraction) else Fraction(hi[1])
     if lo_low < 0 or hi_high > (1 << W):

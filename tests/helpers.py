@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
 import subprocess
 import tempfile
 import unittest
 from pathlib import Path
+from typing import Callable
 
 ROOT = Path(__file__).resolve().parent.parent
 GENERATED = ROOT / "generated"
@@ -15,6 +17,17 @@ VECTORS = ROOT / "tests" / "data" / "facct_vectors.tsv"
 
 def shipped_kernels() -> list[str]:
     return sorted(p.stem for p in KERNELS.glob("*.toml"))
+
+
+def tree_hash(folder: Path, ignore: Callable[[str], str] = lambda text: text) -> str:
+    """A hash of every file under folder (names and contents; ``ignore``
+    rewrites the text of .h and .json files first)."""
+    h = hashlib.sha256()
+    for p in sorted(folder.rglob("*")):
+        if p.is_file():
+            h.update(p.name.encode())
+            h.update(ignore(p.read_text()).encode() if p.suffix in (".h", ".json") else p.read_bytes())
+    return h.hexdigest()
 
 
 def compile_and_run(source: str, include_dirs: list[Path], extra_sources: list[Path] = (),

@@ -1,4 +1,4 @@
-"""Truncated limb products (gen/limbs.py) and the multiplier strategies.
+"""Truncated limb products (gen/quantize/limbs.py) and the multiplier strategies.
 
 * The loss bound of a truncated product, checked exhaustively on small limb
   widths against the exact model, with a deliberately under-counted bound
@@ -27,7 +27,9 @@ from pathlib import Path
 
 import mpmath
 
-from gen import config, kernel, limbs, quantize, render
+from gen import cemit, config, falcon, kernel, model
+from gen.proof.truncation import loss_bound, right_shifts, skipped_max
+from gen.quantize import limbs
 from gen.errors import GenError
 from tests.helpers import GENERATED, KERNELS, ROOT
 
@@ -56,7 +58,7 @@ class TruncatedBoundTest(unittest.TestCase):
     def test_bound_holds_on_every_pair(self) -> None:
         for p, case in zip(self.plans(), self.CASES):
             with self.subTest(case=case):
-                bound = p.delta_bound()
+                bound = loss_bound(p)
                 if case[3] >= 1:
                     self.assertTrue(p.skipped, "the plan should skip something")
                     self.assertLessEqual(bound, case[3])
@@ -76,9 +78,9 @@ class TruncatedBoundTest(unittest.TestCase):
         has a right-shifted accumulator."""
         caught = 0
         for p in self.plans():
-            if not p.right_shifts:
+            if not right_shifts(p):
                 continue
-            under = Fraction(p.skipped_max, 1 << p.drop)
+            under = Fraction(skipped_max(p), 1 << p.drop)
             if any(Fraction(a * b, 1 << p.drop) - p.evaluate(a, b) > under
                    for a in range(p.a_hi + 1) for b in range(p.b_hi + 1)):
                 caught += 1
@@ -153,20 +155,20 @@ class FalconM3ModelTest(unittest.TestCase):
     def test_model_equals_c(self) -> None:
         self.assertEqual(len(self.outputs), len(self.cases))
         for (z, w), (core, ev, expm, _) in zip(self.cases, self.outputs):
-            self.assertEqual(core, quantize.evaluate_core(self.k.qz, self.k.seg, z, check=True), f"z={z:x}")
-            self.assertEqual(ev, kernel.model_eval(self.k, z), f"z={z:x}")
-            self.assertEqual(expm, kernel.model_expm(self.k, z, w), f"z={z:x} w={w:x}")
+            self.assertEqual(core, model.evaluate_core(self.k.qz, self.k.seg, z, check=True), f"z={z:x}")
+            self.assertEqual(ev, model.model_eval(self.k, z), f"z={z:x}")
+            self.assertEqual(expm, model.model_expm(self.k, z, w), f"z={z:x} w={w:x}")
 
     def test_adaptor_equals_model(self) -> None:
         # x_bits and ccs_bits here are the random words read as doubles, so
         # most cases exercise the edge rules; the adaptor multiplies U by
-        # ccs's significand (kernel.model_fpr), so it must equal the model
+        # ccs's significand (falcon.model_fpr), so it must equal the model
         # on every input, and the in-domain ones must meet its proven bound.
         checked = 0
         bound = float(self.k.fpr_bound_2p63)
         self.assertTrue(self.k.mantissa_adaptor)
         for (xb, cb), (_, _, _, fpr) in zip(self.cases, self.outputs):
-            self.assertEqual(fpr, kernel.model_fpr(self.k, xb, cb), f"x={xb:x} ccs={cb:x}")
+            self.assertEqual(fpr, falcon.model_fpr(self.k, xb, cb), f"x={xb:x} ccs={cb:x}")
             x = struct.unpack("<d", struct.pack("<Q", xb))[0]
             c = struct.unpack("<d", struct.pack("<Q", cb))[0]
             if 0 <= x < 0.6931471805599453 and 0 < c < 1:
@@ -186,7 +188,7 @@ class FalconM3ModelTest(unittest.TestCase):
             c = struct.unpack("<d", struct.pack("<Q", cb))[0]
             if 0 <= x < 0.6931471805599453 and 0 < c < 1:
                 inside += 1
-                differs += fpr != kernel.model_expm(self.k, _q64(xb), _q64(cb))
+                differs += fpr != model.model_expm(self.k, _q64(xb), _q64(cb))
         self.assertGreater(differs, inside // 4)
 
     def test_model_with_one_more_skip_disagrees(self) -> None:
@@ -199,7 +201,7 @@ class FalconM3ModelTest(unittest.TestCase):
         broken_plan = dataclasses.replace(p, groups=p.groups[:-1] + ((group[:-1],) if len(group) > 1 else ()),
                                           skipped=p.skipped + (group[-1],))
         broken = dataclasses.replace(qz, plans=qz.plans[:n] + (broken_plan,) + qz.plans[n + 1:])
-        differs = sum(core != quantize.evaluate_core(broken, self.k.seg, z)
+        differs = sum(core != model.evaluate_core(broken, self.k.seg, z)
                       for (z, _), (core, _, _, _) in zip(self.cases, self.outputs))
         self.assertGreater(differs, len(self.cases) // 2)
 
@@ -250,7 +252,7 @@ class MultiplierHelpersTest(unittest.TestCase):
         base = config.load(KERNELS / "paper_x86.toml")
         for key, helper in (("auto", "fxp_mulhi64("), ("umull", "fxp_mulhi64_limb32("),
                             ("mul16", "fxp_mulhi64_mul16(")):
-            self.assertEqual(render.mulhi_name(key, 64) + "(", helper)
+            self.assertEqual(cemit.mulhi_name(key, 64) + "(", helper)
         self.assertEqual(base.multiplier, "auto")
         self.assertNotIn("multiplier", base.parameters())   # default kernels' banners unchanged
         table = (GENERATED / "falcon_m3" / "falcon_m3_table.h").read_text()

@@ -18,7 +18,7 @@ from typing import Any, Callable, Sequence
 
 import mpmath
 
-from .errors import GenError
+from ..errors import GenError
 
 Real = Any  # an mpmath mpf
 Func = Callable[[Real], Real]

@@ -27,7 +27,7 @@ phi_g the fractional part of each right-shifted accumulator,
 so 0 <= A B / 2^D - result <= S_max / 2^D + n_right, where S_max bounds S
 by the limbs' maxima (maxlimb_i(A) = min(2^bits - 1, A_max >> p_i)) and
 n_right is the number of right-shifted accumulators (each phi_g < 1).
-:func:`TruncPlan.delta_bound` returns that bound; :func:`TruncPlan.evaluate`
+:func:`gen.proof.truncation.loss_bound` proves that bound; :func:`TruncPlan.evaluate`
 is the exact integer model of the C.  Which partial products are skipped is
 chosen greedily, smallest bound first, while the bound stays within a budget.
 """
@@ -36,6 +36,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+
+from ..proof.truncation import loss_bound
 
 LIMB_BITS = 15
 ACC_TOP = (1 << 32) - 1
@@ -114,19 +116,6 @@ class TruncPlan:
     def kept(self) -> int:
         return sum(len(g) for g in self.groups)
 
-    @property
-    def skipped_max(self) -> int:
-        """S_max: bound of the skipped partial products, at the product's scale."""
-        return sum(self.partial_max(i, j) << (self.a[i].pos + self.b[j].pos) for i, j in self.skipped)
-
-    @property
-    def right_shifts(self) -> int:
-        return sum(1 for g in range(len(self.groups)) if self.position(g) < self.drop)
-
-    def delta_bound(self) -> Fraction:
-        """0 <= A B / 2^D - result <= this, for every A <= a_hi, B <= b_hi."""
-        return Fraction(self.skipped_max, 1 << self.drop) + self.right_shifts
-
     def accumulators(self, a: int, b: int) -> list[int]:
         return [sum(self.a[i].of(a) * self.b[j].of(b) for i, j in g) for g in self.groups]
 
@@ -185,7 +174,7 @@ def plan(a_hi: int, b_hi: int, drop: int, budget: Fraction, limb_bits: int = LIM
             if max(x.max_for(a_hi) for x in la) * max(y.max_for(b_hi) for y in lb) > ACC_TOP:
                 continue   # some partial product alone would not fit 32 bits
             p = plan_for(la, lb, a_hi, b_hi, drop, budget)
-            if best is None or (cost(p), p.delta_bound()) < (cost(best), best.delta_bound()):
+            if best is None or (cost(p), loss_bound(p)) < (cost(best), loss_bound(best)):
                 best = p
     assert best is not None
     return best
@@ -194,7 +183,7 @@ def plan(a_hi: int, b_hi: int, drop: int, budget: Fraction, limb_bits: int = LIM
 def plan_for(a: tuple[Limb, ...], b: tuple[Limb, ...], a_hi: int, b_hi: int, drop: int,
              budget: Fraction) -> TruncPlan:
     """The plan that skips the longest run of partial products, smallest
-    bound first, whose delta_bound() is <= budget (units of the result: one
+    bound first, whose loss bound is <= budget (units of the result: one
     unit of floor(A B / 2^D)); every run length is tried, since dropping a
     whole accumulator also drops its floor.  If none fits the budget (even
     the full product loses up to one unit per right-shifted accumulator),
@@ -209,32 +198,7 @@ def plan_for(a: tuple[Limb, ...], b: tuple[Limb, ...], a_hi: int, b_hi: int, dro
         return TruncPlan(drop, a, b, a_hi, b_hi, _group(a, b, a_hi, b_hi, keep), tuple(sorted(skip)))
 
     runs = [make(order[:k]) for k in range(len(order))]   # at least one partial product kept
-    fitting = [p for p in runs if p.delta_bound() <= budget]
+    fitting = [p for p in runs if loss_bound(p) <= budget]
     if fitting:
         return fitting[-1]
-    return min(runs, key=lambda p: (p.delta_bound(), p.kept))
-
-
-def c_limb(name: str, word_bits: int, limb: Limb, extra_shift: int = 0) -> str:
-    """C expression of a limb of the word ``name`` (uint32_t result);
-    extra_shift: the operand is name >> extra_shift (a narrowed 64-bit word)."""
-    pos = limb.pos + extra_shift
-    mask = "" if pos + limb.bits >= word_bits else f" & 0x{(1 << limb.bits) - 1:x}u"
-    if word_bits == 64:
-        base = f"(uint32_t)({name} >> {pos})" if pos else f"(uint32_t){name}"
-    else:
-        base = f"({name} >> {pos})" if pos else name
-    return f"{base}{mask}" if mask else base
-
-
-def c_combine(p: TruncPlan, acc_names: list[str], out_bits: int) -> str:
-    """The sum of the shifted accumulators, in the result's word type."""
-    parts = []
-    for g, name in enumerate(acc_names):
-        r = p.position(g) - p.drop
-        if out_bits == 64:
-            text = f"((uint64_t){name} << {r})" if r > 0 else (f"({name} >> {-r})" if r < 0 else f"(uint64_t){name}")
-        else:
-            text = f"({name} << {r})" if r > 0 else (f"({name} >> {-r})" if r < 0 else name)
-        parts.append(text)
-    return " + ".join(parts)
+    return min(runs, key=lambda p: (loss_bound(p), p.kept))

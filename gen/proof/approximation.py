@@ -1,8 +1,9 @@
-"""Proven error bounds: approximation (Taylor models) and evaluation (exact
-interval propagation of every truncation).  The method is written out in
-docs/error-model.md; in short:
+"""The approximation bound: proven sup |p - f| of a quantized polynomial on
+one segment (Taylor models).  Input: the target function's tree, the exact
+rational coefficients, the segment; output: an :class:`ApproxBound`.  The
+method is written out in docs/error-model.md; in short:
 
-Approximation.  On a segment, with v = m + u (m its centre, |u| <= rho),
+On a segment, with v = m + u (m its centre, |u| <= rho),
 f(x(v)) = sum_{k<=K} F_k u^k + F_{K+1}(xi) u^{K+1} (Taylor with Lagrange
 remainder).  The F_k are enclosed by automatic differentiation on truncated
 power series in mpmath's ``iv`` interval arithmetic (outward rounding), at
@@ -12,7 +13,7 @@ centre exactly.  The difference D(u) = p(m + u) - sum F_k u^k is a
 polynomial with tiny interval coefficients, and sup |D| on [-rho, rho] is
 bounded above and below by branch and bound (:func:`_upper`).
 
-The evaluation errors are carried node by node in :func:`gen.quantize.eval_error`.
+The evaluation errors are carried node by node in :mod:`gen.proof.evaluation`.
 """
 
 from __future__ import annotations
@@ -24,9 +25,9 @@ from typing import Any, Sequence
 
 import mpmath
 
-from . import expr
-from .errors import GenError
-from .exact import fraction_to_interval, interval_to_fractions
+from .. import expr
+from ..errors import GenError
+from ..exact import fraction_to_interval, interval_to_fractions
 
 iv = mpmath.iv
 IV_DPS = 60

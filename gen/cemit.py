@@ -1,0 +1,258 @@
+"""The C-expression helpers of the one C emitter: templates (``templates/``)
+hold every line of C text, and this module builds the expressions and
+statements they insert (one statement per scheme step, limb products,
+binary64 tail operations, number literals, the checker's MPFR reference).
+No other module writes C."""
+
+from __future__ import annotations
+
+from decimal import ROUND_CEILING, Context, Decimal
+from fractions import Fraction
+from typing import TYPE_CHECKING, Optional, Sequence
+
+from . import expr
+from .floattail import Op, hex_double
+from .errors import GenError
+from .quantize import Quantized, operand_shift
+from .quantize.limbs import LIMB_BITS, Limb, TruncPlan
+from .scheme import Node
+
+if TYPE_CHECKING:
+    from .kernel import Kernel
+
+Step = dict[str, str]   # one C statement: {"name", "type", "expr", "comment"}
+
+
+def round_up(value: Fraction, digits: int = 6) -> str:
+    """A decimal string >= value (with a relative margin of 2^-40, so that
+    the double a C compiler makes of it is still >= value)."""
+    margin = value * (1 + Fraction(1, 1 << 40))
+    decimal = Decimal(margin.numerator) / Decimal(margin.denominator)
+    rounded = Context(prec=digits, rounding=ROUND_CEILING).plus(decimal)
+    text = format(rounded, "f") if abs(rounded) >= Decimal("1e-4") else format(rounded, "e")
+    return text if any(c in text for c in ".e") else text + ".0"
+
+
+def mulhi_name(multiplier: str, word_bits: int) -> str:
+    """The fxp.h multiply-high of a strategy (the `multiplier` key)."""
+    suffix = {"umull": "_limb32", "mul16": "_mul16"}.get(multiplier, "")
+    return f"fxp_mulhi{word_bits}{suffix}"
+
+
+def _operand(nodes: Sequence[Node], names: list[str], a: int, r: int, into_wide: bool, narrow: bool) -> str:
+    """Operand a of a sum, shifted by r (right if r > 0) and widened or cast
+    to the sum's word."""
+    text = names[a]
+    if narrow and nodes[a].kind == "const":
+        text = f"(uint32_t){text}"
+    elif nodes[a].narrow and not narrow and not into_wide and r < 0:
+        text = f"(uint64_t){text}"
+    if into_wide and not nodes[a].wide:
+        if r > 0:
+            return f"fxp_wide_of({text} >> {r})"
+        text = f"fxp_wide_of({text})"
+        return f"fxp_wide_shl({text}, {-r})" if r < 0 else text
+    if nodes[a].wide:
+        return f"fxp_wide_shr({text}, {r})" if r > 0 else (f"fxp_wide_shl({text}, {-r})" if r < 0 else text)
+    return f"({text} >> {r})" if r > 0 else (f"({text} << {-r})" if r < 0 else text)
+
+
+def _sum(qz: Quantized, names: list[str], n: int) -> str:
+    """The expression of sum node n: the positive term first."""
+    nodes = qz.scheme.nodes
+    node, terms = nodes[n], qz.terms[n]
+    assert terms is not None
+    parts = sorted(((sign, _operand(nodes, names, a, r, node.wide, node.narrow))
+                    for a, (sign, r) in zip(node.args, terms)), key=lambda p: -p[0])
+    if node.wide:
+        fn = "fxp_wide_add" if parts[1][0] > 0 else "fxp_wide_sub"
+        return f"{fn}({parts[0][1]}, {parts[1][1]})"
+    return parts[0][1] + "".join(f" {'+' if sg > 0 else '-'} {t}" for sg, t in parts[1:])
+
+
+def _limb_mul(qz: Quantized, names: list[str], n: int, out: list[Step], emitted: set[str]) -> str:
+    """The statements (appended to ``out``) and the result of limb product n;
+    a constant operand is first read into a word of its own."""
+    nodes, W = qz.scheme.nodes, qz.word_bits
+    word_t = f"uint{W}_t"
+    operands = []
+    for x in nodes[n].args:
+        word = names[x] if nodes[x].kind != "const" else f"k{nodes[x].power}"
+        if nodes[x].kind == "const" and word not in emitted:
+            emitted.add(word)
+            out.append({"name": word, "type": "uint32_t" if nodes[x].narrow else word_t,
+                        "expr": f"{'(uint32_t)' if nodes[x].narrow else ''}{names[x]}",
+                        "comment": f"K_{nodes[x].power}"})
+        operands.append((word, 32 if nodes[x].narrow else W, operand_shift(qz.scheme, n, x, W)))
+    pre, text = limb_product(qz.plans[n] if qz.plans else None, operands, f"m{n}",
+                             32 if nodes[n].narrow else W, emitted)
+    out.extend(pre)
+    return text
+
+
+def steps(k: Kernel, digits: int) -> tuple[list[Step], str]:
+    """One C statement per product or sum of the scheme, with its proven range."""
+    qz = k.qz
+    nodes = qz.scheme.nodes
+    W = k.cfg.word_bits
+    names: list[str] = []
+    out: list[Step] = []
+    emitted: set[str] = set()
+    leaves = {"var": "T", "ftail": "tail"}   # the tail word is a parameter of _join (kernel.h.j2)
+    for n, node in enumerate(nodes):
+        if node.kind in leaves or node.kind == "const":
+            names.append(leaves.get(node.kind, f"k[{node.power}]"))
+            continue
+        if node.kind == "mul" and (node.narrow or (qz.plans and qz.plans[n] is not None)):
+            name, text = f"m{n}", _limb_mul(qz, names, n, out, emitted)
+        elif node.kind == "mul":
+            name = f"m{n}"
+            a, b = (names[x] for x in node.args)
+            text = f"fxp_wide_mul({a}, {b})" if node.wide else f"{mulhi_name(k.cfg.multiplier, W)}({a}, {b})"
+        else:
+            name, text = node.label.replace("^", ""), _sum(qz, names, n)
+        lo = min(r[n][0] for r in qz.ranges)
+        hi = max(r[n][1] for r in qz.ranges)
+        sign = "-" if qz.signs[n] < 0 else "+"
+        width = 2 * digits if node.wide else digits
+        comment = f"{node.label}: {sign}U 2^-{qz.scales[n]}, U in [0x{lo:0{width}x}, 0x{hi:0{width}x}]"
+        names.append(name)
+        out.append({"name": name, "expr": text, "comment": comment,
+                    "type": "fxp_wide" if node.wide else ("uint32_t" if node.narrow else f"uint{W}_t")})
+    return out, names[-1]
+
+
+def limb_product(plan: Optional[TruncPlan], operands: list[tuple[str, int, int]], name: str,
+                 out_bits: int, emitted: set[str]) -> tuple[list[Step], str]:
+    """C statements of a narrow and/or truncated product (gen/quantize/limbs.py):
+    operands are (word, its width, right shift applied before the product);
+    limbs already extracted (``emitted``) are reused."""
+    if plan is None:   # a full 32-bit product of narrow operands
+        (a, _, ra), (b, _, rb) = operands
+        args = [f"(uint32_t)({x} >> {r})" if r else x for x, r in ((a, ra), (b, rb))]
+        return [], f"fxp_mulhi32({args[0]}, {args[1]})"
+    out: list[Step] = []
+    limb_names: list[list[str]] = []
+    used = [{p[k] for g in plan.groups for p in g} for k in (0, 1)]
+    for (word, width, shift), side, use in zip(operands, (plan.a, plan.b), used):
+        row = []
+        for index, limb in enumerate(side):
+            pos = limb.pos + shift
+            lname = f"{word}_l{pos}" + (f"_{limb.bits}" if limb.bits != LIMB_BITS else "")
+            row.append(lname)
+            if index in use and lname not in emitted:
+                emitted.add(lname)
+                out.append({"name": lname, "type": "uint32_t",
+                            "expr": c_limb(word, width, limb, shift),
+                            "comment": f"bits {pos}..{pos + limb.bits - 1} of {word}"})
+        limb_names.append(row)
+    accs = []
+    for g, group in enumerate(plan.groups):
+        acc = f"{name}_c{g}"
+        accs.append(acc)
+        text = " + ".join(f"{limb_names[0][i]} * {limb_names[1][j]}" for i, j in group)
+        out.append({"name": acc, "type": "uint32_t", "expr": text,
+                    "comment": f"partial products at 2^{plan.position(g)}, < 2^32 (proven)"})
+    return out, c_combine(plan, accs, out_bits)
+
+
+def c_limb(name: str, word_bits: int, limb: Limb, extra_shift: int = 0) -> str:
+    """C expression of a limb of the word ``name`` (uint32_t result);
+    extra_shift: the operand is name >> extra_shift (a narrowed 64-bit word)."""
+    pos = limb.pos + extra_shift
+    mask = "" if pos + limb.bits >= word_bits else f" & 0x{(1 << limb.bits) - 1:x}u"
+    if word_bits == 64:
+        base = f"(uint32_t)({name} >> {pos})" if pos else f"(uint32_t){name}"
+    else:
+        base = f"({name} >> {pos})" if pos else name
+    return f"{base}{mask}" if mask else base
+
+
+def c_combine(p: TruncPlan, acc_names: list[str], out_bits: int) -> str:
+    """The sum of the shifted accumulators, in the result's word type."""
+    parts = []
+    for g, name in enumerate(acc_names):
+        r = p.position(g) - p.drop
+        if out_bits == 64:
+            text = f"((uint64_t){name} << {r})" if r > 0 else (f"({name} >> {-r})" if r < 0 else f"(uint64_t){name}")
+        else:
+            text = f"({name} << {r})" if r > 0 else (f"({name} >> {-r})" if r < 0 else name)
+        parts.append(text)
+    return " + ".join(parts)
+
+
+def c_double(value: Fraction) -> str:
+    """A C and C++ literal for a binary64 value: the shortest decimal that
+    reads back as exactly that double under correct rounding (what gcc and
+    clang do; C++ before 17 has no hexadecimal floating literals)."""
+    hex_double(value)   # refuses a value that is not a binary64 value
+    text = repr(float(value))
+    if Fraction(float(text)) != value:
+        raise GenError(f"float_tail: {text} does not read back as {value}")
+    return text
+
+
+def tail_lines(ops: Sequence[Op], coeffs: Sequence[Fraction]) -> list[tuple[str, str, str]]:
+    """(name, expression, comment) per operation after the inputs, one
+    binary64 operation per statement."""
+    names: list[str] = []
+    out = []
+    for n, op in enumerate(ops):
+        if op.kind == "v":
+            names.append("v")
+        elif op.kind == "c":
+            names.append("c")
+        elif op.kind == "coef":
+            names.append(c_double(coeffs[op.index]))
+        else:
+            name = f"f{n}"
+            sym = "*" if op.kind == "mul" else "+"
+            out.append((name, f"{names[op.args[0]]} {sym} {names[op.args[1]]}", op.label))
+            names.append(name)
+    return out
+
+
+def to_mpfr_c(node: expr.Node, function_name: str) -> str:
+    """C source of ``static void <function_name>(mpfr_ptr y, mpfr_srcptr x)``.
+
+    Every intermediate is an MPFR variable with y's precision plus 64 guard
+    bits, so the final rounding to y's precision dominates the error.
+    """
+    lines: list[str] = []
+    temps: list[str] = []
+
+    def fresh() -> str:
+        name = f"t{len(temps)}"
+        temps.append(name)
+        return name
+
+    def emit(n: expr.Node) -> str:
+        if isinstance(n, expr.Var):
+            return "x"
+        out = fresh()
+        if isinstance(n, expr.Num):
+            lines.append(f'mpfr_set_str({out}, "{n.text}", 10, MPFR_RNDN);')
+        elif isinstance(n, expr.Const):
+            lines.append(f"{expr.CONSTANTS[n.name]}({out}, MPFR_RNDN);")
+        elif isinstance(n, expr.Neg):
+            lines.append(f"mpfr_neg({out}, {emit(n.arg)}, MPFR_RNDN);")
+        elif isinstance(n, expr.BinOp):
+            fn = {"+": "mpfr_add", "-": "mpfr_sub", "*": "mpfr_mul", "/": "mpfr_div"}[n.op]
+            a, b = emit(n.left), emit(n.right)
+            lines.append(f"{fn}({out}, {a}, {b}, MPFR_RNDN);")
+        elif isinstance(n, expr.Pow):
+            lines.append(f"mpfr_pow_ui({out}, {emit(n.base)}, {n.exponent}u, MPFR_RNDN);")
+        elif isinstance(n, expr.Call):
+            lines.append(f"{expr.FUNCTIONS[n.func]}({out}, {emit(n.arg)}, MPFR_RNDN);")
+        return out
+
+    result = emit(node)
+    body = [f"static void {function_name}(mpfr_ptr y, mpfr_srcptr x)", "{",
+            "    mpfr_prec_t prec = mpfr_get_prec(y) + 64;"]
+    body += [f"    mpfr_t {t}; mpfr_init2({t}, prec);" for t in temps]
+    body += ["    " + line for line in lines]
+    body.append(f"    mpfr_set(y, {result}, MPFR_RNDN);")
+    body += [f"    mpfr_clear({t});" for t in temps]
+    body.append("}")
+    return "\n".join(body) + "\n"
+

@@ -1,0 +1,91 @@
+"""Falcon's contract, in one place: when a kernel gets Falcon adaptors, how
+they convert the caller's doubles (given as IEEE-754 bit patterns) into the
+kernel's fixed-point inputs, and their exact models.
+
+Falcon calls ``fpr_expm_p63(x, ccs)`` ~= ccs exp(-x) 2^63 with
+0 <= x < ln 2 and 0 <= ccs < 1; its reference converts x and ccs with
+z = 2 trunc(x 2^63) (Q0.64).  A kernel of ``exp(-x)`` on [0, ln 2) with
+64-bit words serves it (:func:`compatible`); which adaptor template it gets
+is :func:`variant`'s decision.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Optional
+
+from . import expr
+from .config import KernelConfig
+from .model import evaluate_core
+from .quantize import Quantized
+from .quantize.limbs import TruncPlan
+from .segments import Segmentation
+
+if TYPE_CHECKING:
+    from .kernel import Kernel
+
+LN2_DOWN_BITS = 0x3FE62E42FEFA39EF   # the largest double below ln 2
+
+
+_EXP_MINUS_X = expr.parse("exp(-x)")
+_LN2_FORMS = (expr.parse("ln2", variable=False), expr.parse("log(2)", variable=False))
+
+
+def compatible(cfg: KernelConfig, seg: Segmentation) -> bool:
+    """Falcon adaptors make sense for 64-bit exp(-x) kernels on [0, ln 2):
+    decided on the parsed function and domain, not on their spelling."""
+    return (cfg.word_bits == 64 and cfg.function_tree == _EXP_MINUS_X and seg.z_lo == 0
+            and cfg.domain_trees[1] in _LN2_FORMS)
+
+
+def has_mantissa_adaptor(cfg: KernelConfig, qz: Quantized, final_plan: Optional[TruncPlan]) -> bool:
+    """Whether the Falcon adaptors take ccs by its significand (a truncated
+    ccs product, direct form, root word at scale 2^64; see
+    :func:`gen.proof.output.mantissa_interval`)."""
+    return final_plan is not None and cfg.form == "direct" and qz.root_scale == 64
+
+
+def variant(cfg: KernelConfig, qz: Quantized, final_plan: Optional[TruncPlan]) -> str:
+    """Which Falcon adaptor template a kernel gets: ``mcu`` for kernels whose
+    ccs product is a truncated limb product (32-bit cores: conversions in
+    32-bit steps, no x86 code), ``tail`` for kernels with a binary64 tail,
+    ``host`` for the others (64-bit integer cores, SSE2 conversions)."""
+    if final_plan is not None and qz.root_scale >= 63:
+        return "mcu"
+    return "tail" if qz.tail is not None else "host"
+
+
+def fpr_to_q64(bits: int) -> int:
+    """2 trunc(v 2^63) for 0 <= v < 1 from v's bits, as the adaptors compute it."""
+    e = (bits >> 52) & 0x7FF
+    m = ((bits & ((1 << 52) - 1)) | (1 << 52)) << 11
+    return (m >> min(max(1022 - e, 0), 63)) & ~1
+
+
+
+def model_mantissa(kernel: Kernel, z: int, m: int, s: int) -> int:
+    """The mantissa adaptor's result for z and ccs = m 2^-(63 + s):
+    floor(P / 2^s), P the truncated product of m and U (gen/quantize/limbs.py)."""
+    assert kernel.mantissa_adaptor and 0 <= m < 1 << 64 and 0 <= s <= 63
+    u = evaluate_core(kernel.qz, kernel.seg, z)
+    return kernel.final_plan.evaluate(m, u, check=True) >> s
+
+
+
+def model_fpr(kernel: Kernel, x_bits: int, ccs_bits: int) -> int:
+    """The mantissa adaptor ``_fpr_expm_p63(x_bits, ccs_bits)`` with the
+    documented edge rules (templates/falcon/), on the exact model."""
+    abs_mask, inf_bits = (1 << 63) - 1, 0x7FF << 52
+    xa, ca = x_bits & abs_mask, ccs_bits & abs_mask
+    if x_bits >> 63 or xa > inf_bits:
+        z = 0
+    else:
+        z = fpr_to_q64(min(xa, LN2_DOWN_BITS))
+    if ccs_bits >> 63 or ca > inf_bits:
+        return 0
+    if ca >= 0x3FF << 52:
+        m, s = 1 << 63, 0
+    else:
+        m = (1 << 63) | ((ca & ((1 << 52) - 1)) << 11)
+        s = min(max(1023 - (ca >> 52), 0), 63)
+    return model_mantissa(kernel, z, m, s)
+

@@ -1,0 +1,95 @@
+"""Stage 3, fit: the config and the segmentation in, a :class:`Fit` out:
+the coefficients of every segment, chosen once and for all.
+
+Every loop that quantizes again lives here, on *trial* quantizations
+(:mod:`.trial`): the real minimax fit (:mod:`.minimax`, Remez), a first
+rounding, mixed precision (:mod:`.mixed`, 32-bit Horner steps),
+evaluation-aware re-optimization (:mod:`.reoptimize`) and centring
+(:mod:`.centre`, which needs each segment's proven approximation bound and
+evaluation error).  The fit hands over the arguments of its last trial, so
+that the quantization stage makes the same quantization once, and the
+approximation bounds of exactly those coefficients, which the proof stage
+uses (:mod:`gen.proof`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Callable, Optional
+
+from .. import scheme as schemes
+from ..config import KernelConfig
+from ..parallel import parallel_map
+from ..proof.approximation import ApproxBound, approximation_bound
+from ..quantize import check_root_scale
+from ..segments import Segmentation
+from . import trial
+from .centre import centre, grid_distance
+from .minimax import fit_segment
+from .mixed import mixed_precision
+from .reoptimize import reoptimize
+from .target import check_output_range, target_tree
+from .trial import Trial
+
+
+@dataclass(frozen=True)
+class SegmentFit:
+    """What the fit knows about one segment besides its coefficients."""
+
+    minimax_error: Optional[float]     # real-coefficient Remez error (absolute), None if explicit
+    remez_iterations: Optional[int]
+    extrema_z: tuple[int, ...]         # inputs near the error extrema (the checker samples them)
+    grid_distance: Fraction            # |target(x_first) - nearest point of a_0's grid|
+
+
+@dataclass(frozen=True)
+class Fit:
+    trial: Trial                        # the last trial quantization and its arguments
+    approx: tuple[ApproxBound, ...]     # proven p - f of exactly those coefficients, per segment
+    segments: tuple[SegmentFit, ...]
+    reoptimized: bool
+
+
+def _first_trial(cfg: KernelConfig, seg: Segmentation, real: list[list[Fraction]]) -> tuple[Trial, bool]:
+    """The rounded coefficients before centring, and whether re-optimization
+    changed them."""
+    plan = schemes.build(cfg.evaluation, cfg.degree, cfg.wide, cfg.float_tail)
+    if cfg.multiplier == "truncated":
+        assert cfg.truncation_budget_log2 is not None
+        plan.truncation_budget = Fraction(2 ** cfg.truncation_budget_log2)
+    if cfg.explicit is not None:
+        g = seg.pre_shift
+        scales = [cfg.explicit.scales[j] + g * j for j in range(cfg.degree + 1)]
+        return trial.make(cfg, plan, seg, real, scales, cfg.explicit.values), False
+    current = trial.make(cfg, plan, seg, real, cfg.coefficient_scales)
+    if cfg.multiplier == "truncated" and cfg.word_bits == 64:
+        current = mixed_precision(cfg, seg, current)
+    if cfg.reoptimize:
+        better = reoptimize(cfg, seg, current.qz, real)
+        if better is not None:
+            return better, True
+    return current, False
+
+
+def fit(cfg: KernelConfig, seg: Segmentation, progress: Callable[[str], None] = lambda _: None) -> Fit:
+    """Run the fit stage for ``cfg``; see the module docstring."""
+    check_output_range(cfg, seg)
+    W, g = cfg.word_bits, seg.pre_shift
+    fitted = parallel_map(fit_segment, [(cfg, seg, s) for s in seg.segments])
+    real = [coeffs for coeffs, _ in fitted]
+    progress(f"{cfg.name}: {seg.count} segment(s) fitted")
+    current, reoptimized = _first_trial(cfg, seg, real)
+    check_root_scale(cfg, current.qz)
+    tree = target_tree(cfg)
+    approx = parallel_map(approximation_bound,
+                          [(tree, current.qz.coefficients(s.index), Fraction(s.z_first, 1 << W),
+                            Fraction(s.t_max << g, 1 << W), g) for s in seg.segments])
+    progress(f"{cfg.name}: {seg.count} segment(s) bounded")
+    if cfg.explicit is None:
+        centred = centre(cfg, seg, current.qz, approx)
+        if centred is not None:
+            current, approx = centred
+    segments = tuple(SegmentFit(minimax, iterations, extrema, grid_distance(cfg, seg, s, current.qz))
+                     for s, (_, (minimax, iterations, extrema)) in zip(seg.segments, fitted))
+    return Fit(current, tuple(approx), segments, reoptimized)
