@@ -45,11 +45,14 @@ def has_mantissa_adaptor(cfg: KernelConfig, qz: Quantized, final_plan: Optional[
 
 
 def variant(cfg: KernelConfig, qz: Quantized, final_plan: Optional[TruncPlan]) -> str:
-    """Which Falcon adaptor template a kernel gets: ``mcu`` for kernels whose
-    ccs product is a truncated limb product (32-bit cores: conversions in
-    32-bit steps, no x86 code), ``tail`` for kernels with a binary64 tail,
-    ``host`` for the others (64-bit integer cores, SSE2 conversions)."""
-    if final_plan is not None and qz.root_scale >= 63:
+    """Which Falcon adaptor template (``templates/falcon/<variant>.h.j2``) a
+    kernel gets: ``mcu`` for kernels that take ccs by its significand (a
+    truncated limb product at scale 2^64: 32-bit cores, conversions in
+    32-bit steps, no code for any other architecture), ``tail`` for kernels
+    with a binary64 tail, ``host`` for the others (64-bit integer cores,
+    SSE2 conversions on x86-64; a truncated kernel at another scale gets it
+    too: its integer adaptors run on any core)."""
+    if has_mantissa_adaptor(cfg, qz, final_plan):
         return "mcu"
     return "tail" if qz.tail is not None else "host"
 

@@ -39,7 +39,7 @@ def render(k: Kernel, out_dir: str) -> dict[str, str]:
     files: dict[str, str] = {}
     targets = [(f"{name}.h", "kernel.h.j2"), (f"{name}_table.h", "table.h.j2")]
     if falcon.compatible(k.cfg, k.seg):
-        targets.append((f"{name}_falcon.h", "falcon.h.j2"))
+        targets.append((f"{name}_falcon.h", f"falcon/{falcon.variant(k.cfg, k.qz, k.final_plan)}.h.j2"))
     for filename, template in targets:
         files[filename] = env.get_template(template).render(filename=filename, **ctx)
     files["fxp.h"] = RUNTIME_HEADER.read_text()

@@ -123,8 +123,6 @@ def context(k: Kernel, out_dir: str) -> dict[str, Any]:
         "z_clamp_hex": f"0x{falcon.fpr_to_q64(falcon.LN2_DOWN_BITS):016x}",
         "final_steps": final_steps, "final_expr": final_expr,
         "final_mulhi": cemit.mulhi_name(cfg.multiplier, 64),
-        "m3_adaptor": falcon.variant(cfg, qz, k.final_plan) == "mcu",
-        "mantissa_adaptor": k.mantissa_adaptor,
         "fpr_bound": cemit.round_up(k.fpr_bound_2p63) if k.fpr_bound_2p63 is not None else None,
         "table_sram": cfg.table_placement == "sram",
     } | _tail_context(k, steps)

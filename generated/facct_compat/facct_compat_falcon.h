@@ -55,16 +55,16 @@
  * which Falcon calls with 0 <= x < ln 2 and ccs in about [0.61, 1).
  *
  *   facct_compat_fpr_expm_p63(x_bits, ccs_bits)  emulated-float builds: the
- *       arguments are IEEE-754 binary64 bit patterns (Falcon's fpr); integer
- *       operations only, no branch and no table index that depends on them.
- *   facct_compat_fpr_expm_p63_native(x, ccs)      native-float builds.
+ *       arguments are IEEE-754 binary64 bit patterns (Falcon's fpr);
+ *       integer operations only, no branch and no table index that depends
+ *       on them.
+ *   facct_compat_fpr_expm_p63_native(x, ccs)  native-float builds.
  *   facct_compat_fpr_expm_p63_domain(x, ccs) and _domain_bits(x_bits, ccs_bits):
  *       Falcon's own contract, 0 <= x < ln 2 and 0 <= ccs < 1, without the
  *       rules below (see their comments).
  *
- * The first two return ~= ccs * exp(-x) * 2^63 and agree on every
- * input.  Inputs in
- * the domain are converted exactly as the reference does,
+ * The first two return ~= ccs * exp(-x) * 2^63 and agree on every input.
+ * Inputs in the domain are converted exactly as the reference does,
  * z = 2 * trunc(x * 2^63) and w = 2 * trunc(ccs * 2^63) (Q0.64), so a
  * kernel that reproduces the reference polynomial reproduces its outputs.
  * Proven bound: FACCT_COMPAT_FPR_EXPM_P63_ERR_BOUND units of 2^-63 (that of
@@ -75,12 +75,13 @@
  *     give r slightly above ln 2), and +inf, are clamped to that double;
  *   - x NaN is treated as 0; ccs NaN or ccs <= 0 gives 0;
  *   - ccs >= 1 (including +inf) is treated as exactly 1: the result is then
- *     U_0 moved to scale 2^63, ~= exp(-x) * 2^63 (the reference returns 0 for
- *     ccs == 1.0, because 2^63 overflows its signed truncation).
+ *     U_0 moved to scale 2^63, ~= exp(-x) * 2^63 (the reference returns 0
+ *     for ccs == 1.0, because 2^63 overflows its signed truncation).
  */
 
 /* Proven bound of every adaptor below: |result - ccs exp(-x) 2^63| in
- * units of 2^-63, for x and ccs in the domain (gen/kernel.py, docs/error-model.md). */
+ * units of 2^-63, for x and ccs in the domain (gen/proof/,
+ * docs/error-model.md). */
 #define FACCT_COMPAT_FPR_EXPM_P63_ERR_BOUND 3564.45
 
 /* The bits of the largest double below ln 2, 0.69314718055994528623. */
@@ -93,10 +94,11 @@
 /*
  * 2 * trunc(v * 2^63) for 0 <= v < 1, from v's bits, without a branch.
  * Write v = m * 2^(e - 1085) with m the significand (implicit bit included)
- * aligned so that its top bit is bit 62; v * 2^63 = m * 2^(e - 1022), so the
- * truncation is m >> (1022 - e).  Shifts of 64 or more must give 0: the
- * shift count is reduced modulo 64 and the result masked, as the reference
- * does.  Inputs with e > 1022 (v >= 1) give 0 here; callers mask them.
+ * aligned so that its top bit is bit 62; v * 2^63 = m * 2^(e - 1022), so
+ * the truncation is m >> (1022 - e).  Shifts of 64 or more must give 0:
+ * the shift count is reduced modulo 64 and the result masked, as the
+ * reference does.  Inputs with e > 1022 (v >= 1) give 0 here; callers mask
+ * them.
  */
 static inline uint64_t facct_compat_fpr_to_q64(uint64_t bits)
 {
@@ -144,13 +146,14 @@ static inline uint64_t facct_compat_fpr_expm_p63(uint64_t x_bits, uint64_t ccs_b
 
 /*
  * Native-float adaptor.  The inputs' bit patterns go through the integer
- * adaptor above.  Two simpler-looking alternatives are worse: a clamp
- * written as `x > 0.0 ? x : 0.0` compiles to a compare-and-jump on the
- * secret (gcc 12 at -O2 does), and clamping the bits and then converting
- * with a cast through int64_t (CVTTSD2SI) puts two register moves, a
- * multiply and the conversion on the critical path, where the integer
- * conversion needs a move and a few single-cycle operations.  The result is
- * bit-identical to facct_compat_fpr_expm_p63 on every input, by construction.
+ * adaptor above, so the result is bit-identical to facct_compat_fpr_expm_p63
+ * on every input, by construction.
+ * Two simpler-looking alternatives are worse: a clamp written as
+ * `x > 0.0 ? x : 0.0` compiles to a compare-and-jump on the secret (gcc 12
+ * at -O2 does), and clamping the bits and then converting with a cast
+ * through int64_t (CVTTSD2SI) puts two register moves, a multiply and the
+ * conversion on the critical path, where the integer conversion needs a
+ * move and a few single-cycle operations.
  */
 static inline uint64_t facct_compat_fpr_expm_p63_native(double x, double ccs)
 {
@@ -161,19 +164,19 @@ static inline uint64_t facct_compat_fpr_expm_p63_native(double x, double ccs)
 }
 
 /*
- * Falcon-domain adaptor, for native-float builds that keep Falcon's own
- * contract for fpr_expm_p63: 0 <= x < ln 2 and 0 <= ccs < 1 (what its
- * sampler passes), and its native conversions z = 2 * trunc(x * 2^63),
- * w = 2 * trunc(ccs * 2^63) (one multiplication by 2^63, exact, and one
- * CVTTSD2SI each, like the reference).  On that domain it returns exactly
- * what facct_compat_fpr_expm_p63_native returns (tested), with the same proven
- * bound, and skips the edge rules above.  Outside it the result is
+ * The Falcon-domain adaptors keep Falcon's own contract for fpr_expm_p63:
+ * 0 <= x < ln 2 and 0 <= ccs < 1 (what its sampler passes), and its native
+ * conversions z = 2 * trunc(x * 2^63), w = 2 * trunc(ccs * 2^63) (one
+ * multiplication by 2^63, exact, and one CVTTSD2SI each, like the
+ * reference).  On that domain they return exactly what
+ * facct_compat_fpr_expm_p63_native returns (tested), with the same proven
+ * bound, and skip the edge rules above.  Outside it the result is
  * unspecified but the call stays defined and reads only the table (a table
- * kernel clamps z to Z_CLAMP, unless its table has a row for every index):
- * on x86-64 the conversion is the
- * SSE2 intrinsic, which returns 2^63 for out-of-range and NaN inputs
- * (where a C cast would be undefined), and elsewhere the integer
- * conversion of the bits.  No branch and no secret-dependent address.
+ * kernel clamps z to Z_CLAMP, unless its table has a row for every index).
+ * This is the conversion: on x86-64 the SSE2 intrinsic, which returns 2^63
+ * for out-of-range and NaN inputs (where a C cast would be undefined), and
+ * elsewhere the integer conversion of the bits.  No branch and no
+ * secret-dependent address.
  */
 static inline uint64_t facct_compat_domain_q64(double v)
 {

@@ -50,45 +50,43 @@
 
 #include <stdint.h>
 #include <string.h>
-#if defined(__x86_64__) && defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 #include "falcon_m3.h"
 
 /*
- * Falcon-facing adaptors: drop-in replacements for fpr_expm_p63(x, ccs),
- * which Falcon calls with 0 <= x < ln 2 and ccs in about [0.61, 1).
+ * Falcon-facing adaptors for 32-bit cores: drop-in replacements for
+ * fpr_expm_p63(x, ccs), which Falcon calls with 0 <= x < ln 2 and ccs in
+ * about [0.61, 1).  Integer operations only, no branch that depends on the
+ * inputs; the table row is chosen by x (constant-time only where a load
+ * takes the same time at every address, such as SRAM on a Cortex-M3: see
+ * falcon_m3_table.h).
  *
  *   falcon_m3_fpr_expm_p63(x_bits, ccs_bits)  emulated-float builds: the
- *       arguments are IEEE-754 binary64 bit patterns (Falcon's fpr); integer
- *       operations only and no branch that depends on them; the table row
- *       is chosen by x (table_access = "direct": constant-time only where a
- *       load takes the same time at every address, such as SRAM on a
- *       Cortex-M3).
- *   falcon_m3_fpr_expm_p63_native(x, ccs)      native-float builds.
- *   falcon_m3_fpr_expm_p63_domain(x, ccs) and _domain_bits(x_bits, ccs_bits):
+ *       arguments are IEEE-754 binary64 bit patterns (Falcon's fpr).
+ *   falcon_m3_fpr_expm_p63_native(x, ccs)  the same on doubles.
+ *   falcon_m3_fpr_expm_p63_domain_bits(x_bits, ccs_bits) and _domain(x, ccs):
  *       Falcon's own contract, 0 <= x < ln 2 and 0 <= ccs < 1, without the
  *       rules below (see their comments).
  *
- * The first two return ~= ccs * exp(-x) * 2^63 and agree on every
- * input.  Inputs in
- * the domain: x is converted exactly as the reference does,
- * z = 2 * trunc(x * 2^63) (Q0.64); ccs is not converted: U is multiplied by
- * its significand and shifted by its exponent (falcon_m3_expm_p63_mantissa).
- * Proven bound: FALCON_M3_FPR_EXPM_P63_ERR_BOUND units of 2^-63.
+ * The first two return ~= ccs * exp(-x) * 2^63 and agree on every input.
+ * In the domain, x is converted exactly as the reference does,
+ * z = 2 * trunc(x * 2^63) (Q0.64); ccs is not converted: U is multiplied
+ * by its significand and shifted by its exponent
+ * (falcon_m3_expm_p63_mantissa).  Proven bound:
+ * FALCON_M3_FPR_EXPM_P63_ERR_BOUND units of 2^-63.
  * Outside the domain (all defined, no undefined behaviour):
  *   - x < 0 (including -0 and -inf) is treated as x = 0;
  *   - x above the largest double below ln 2 (range reduction in double can
  *     give r slightly above ln 2), and +inf, are clamped to that double;
  *   - x NaN is treated as 0; ccs NaN or ccs <= 0 gives 0;
  *   - ccs >= 1 (including +inf) is treated as exactly 1: the result is then
- *     U_0 moved to scale 2^63, ~= exp(-x) * 2^63 (the reference returns 0 for
- *     ccs == 1.0, because 2^63 overflows its signed truncation).
+ *     U_0 moved to scale 2^63, ~= exp(-x) * 2^63 (the reference returns 0
+ *     for ccs == 1.0, because 2^63 overflows its signed truncation).
  */
 
 /* Proven bound of every adaptor below: |result - ccs exp(-x) 2^63| in
- * units of 2^-63, for x and ccs in the domain (gen/kernel.py, docs/error-model.md). */
+ * units of 2^-63, for x and ccs in the domain (gen/proof/,
+ * docs/error-model.md). */
 #define FALCON_M3_FPR_EXPM_P63_ERR_BOUND 314.065
 
 /* The bits of the largest double below ln 2, 0.69314718055994528623. */
@@ -117,14 +115,12 @@ static inline uint32_t falcon_m3_exponent_shift(uint32_t hi, int32_t bias)
 
 /*
  * 2 * trunc(v * 2^63) for 0 <= v < 1, from v's bits, without a branch, in
- * 32-bit steps (multiplier = "truncated" kernels target 32-bit cores).
- * M = the significand with its implicit bit at bit 63 (v = M 2^(e - 1086)),
- * so v * 2^64 = M / 2^s with s = 1022 - e, and the result is M >> s with
- * bit 0 cleared.  Every s >= 63 (v < 2^-63, zero and subnormals included)
- * gives 0: M >> 63 is 1, cleared.  So s is clamped to [0, 63] and the shift
- * is always valid.  The same bits as the generic conversion for every
- * v < 1; for v >= 1 (s < 0) the result is meaningless and the caller masks
- * it, as with the generic one.
+ * 32-bit steps.  M = the significand with its implicit bit at bit 63
+ * (v = M 2^(e - 1086)), so v * 2^64 = M / 2^s with s = 1022 - e, and the
+ * result is M >> s with bit 0 cleared.  Every s >= 63 (v < 2^-63, zero and
+ * subnormals included) gives 0: M >> 63 is 1, cleared.  So s is clamped to
+ * [0, 63] and the shift is always valid.  For v >= 1 (s < 0) the result is
+ * meaningless and the caller masks it.
  */
 static inline uint64_t falcon_m3_fpr_to_q64(uint64_t bits)
 {
@@ -133,27 +129,25 @@ static inline uint64_t falcon_m3_fpr_to_q64(uint64_t bits)
 }
 
 /*
- * ccs * U moved to scale 2^63, from ccs's significand and exponent instead of
- * a Q0.64 ccs: with M the significand, implicit bit at bit 63, and
- * s = 1023 - e, ccs = M 2^-(63 + s), and the result is floor(P / 2^s), P the
- * truncated product of M and U (falcon_m3_ccs_product: P ~= M U / 2^64, at
- * scale 2^(63 + s)).  ccs = 1 is M = 2^63, s = 0: no special path.  The
+ * ccs * U moved to scale 2^63, from ccs's significand and exponent instead
+ * of a Q0.64 ccs: with M the significand, implicit bit at bit 63, and
+ * s = 1023 - e, ccs = M 2^-(63 + s), and the result is floor(P / 2^s), P
+ * the truncated product of M and U (falcon_m3_ccs_product: P ~= M U / 2^64,
+ * at scale 2^(63 + s)).  ccs = 1 is M = 2^63, s = 0: no special path.  The
  * caller clamps s to [0, 63] (one USAT on ARMv7-M); below 2^-63 (zero and
  * subnormals included) the result is then at most 1, within the bound.
  * Against converting ccs to Q0.64 this saves a 64-bit shift of ccs, the
  * limbs that straddle its two words and the ccs >= 1 path, for one 64-bit
- * shift of P.  Bound: gen/kernel.py, _mantissa_interval.
+ * shift of P.  Bound: gen/proof/output.py, mantissa_interval.
  */
 static inline uint64_t falcon_m3_expm_p63_mantissa(uint64_t u, uint64_t m, uint32_t s)
 {
     return falcon_m3_ccs_product(u, m) >> s;
 }
 
-
-/* The rules of the generic adaptor, on 32-bit cores: each condition is a
- * bit (the top bit of a difference of 63-bit quantities, or of a 32-bit one
- * when the low word cannot matter) made into a mask by negation.  This
- * helper gives z for x; c_zero is 1 when ccs is negative or NaN. */
+/* The edge rules on 32-bit cores: each condition is a bit (the top bit of
+ * a difference of 63-bit quantities, or of a 32-bit one when the low word
+ * cannot matter) made into a mask by negation.  This helper gives z for x. */
 static inline uint64_t falcon_m3_fpr_rules_z(uint64_t x_bits)
 {
     const uint64_t abs_mask = ((uint64_t)1 << 63) - 1;
@@ -166,6 +160,7 @@ static inline uint64_t falcon_m3_fpr_rules_z(uint64_t x_bits)
     return falcon_m3_fpr_to_q64(xa) & ((uint64_t)x_zero - 1);
 }
 
+/* 1 when ccs is negative or NaN. */
 static inline uint32_t falcon_m3_fpr_c_zero(uint64_t ccs_bits)
 {
     const uint64_t inf_bits = UINT64_C(0x7FF0000000000000);
@@ -186,13 +181,8 @@ static inline uint64_t falcon_m3_fpr_expm_p63(uint64_t x_bits, uint64_t ccs_bits
 
 /*
  * Native-float adaptor.  The inputs' bit patterns go through the integer
- * adaptor above.  Two simpler-looking alternatives are worse: a clamp
- * written as `x > 0.0 ? x : 0.0` compiles to a compare-and-jump on the
- * secret (gcc 12 at -O2 does), and clamping the bits and then converting
- * with a cast through int64_t (CVTTSD2SI) puts two register moves, a
- * multiply and the conversion on the critical path, where the integer
- * conversion needs a move and a few single-cycle operations.  The result is
- * bit-identical to falcon_m3_fpr_expm_p63 on every input, by construction.
+ * adaptor above, so the result is bit-identical to falcon_m3_fpr_expm_p63
+ * on every input, by construction.
  */
 static inline uint64_t falcon_m3_fpr_expm_p63_native(double x, double ccs)
 {
@@ -202,7 +192,6 @@ static inline uint64_t falcon_m3_fpr_expm_p63_native(double x, double ccs)
     return falcon_m3_fpr_expm_p63(x_bits, c_bits);
 }
 
-
 /*
  * The Falcon-domain adaptor for emulated-float builds (the arguments are
  * IEEE-754 binary64 bit patterns, as Falcon's fpr type on FPU-less cores):
@@ -210,14 +199,11 @@ static inline uint64_t falcon_m3_fpr_expm_p63_native(double x, double ccs)
  * and on that domain exactly what falcon_m3_fpr_expm_p63 returns (tested),
  * with the same proven bound; no edge rules outside it (unspecified
  * result, still defined, never reads outside the table).  Integer
- * operations only.  falcon_m3_fpr_expm_p63_domain is this function on a
- * double's bits.
+ * operations only, ccs through its significand as in
+ * falcon_m3_fpr_expm_p63.
  */
 static inline uint64_t falcon_m3_fpr_expm_p63_domain_bits(uint64_t x_bits, uint64_t ccs_bits)
 {
-    /* Integer conversions from the bits on every target (this kernel is for
-     * 32-bit cores), ccs through its significand as in
-     * falcon_m3_fpr_expm_p63. */
     /* No clamp: the table has a row for every index the top bits of z can
      * take (pad_table), so no input reads outside it. */
     return falcon_m3_expm_p63_mantissa(falcon_m3_core(falcon_m3_fpr_to_q64(x_bits)),
