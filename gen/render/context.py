@@ -70,7 +70,7 @@ def _parameter_lines(k: Kernel) -> list[str]:
     if k.mantissa_adaptor:
         lines.append(f"  proven bound of the Falcon adaptors (ccs through its significand): "
                      f"{cemit.round_up(k.fpr_bound_2p63)} units of 2^-63")
-    lines.append("  (bounds: gen/bounds.py, docs/error-model.md)")
+    lines.append("  (bounds: gen/proof/, docs/error-model.md)")
     return lines
 
 

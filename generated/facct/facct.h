@@ -37,7 +37,7 @@
  *   proven |p - f| of the quantized polynomials (max over segments): 3.86252e-16
  *   proven bound of _eval: 3564.45 units of 2^-63
  *   proven bound of _expm_p63: 3564.45 units of 2^-63
- *   (bounds: gen/bounds.py, docs/error-model.md)
+ *   (bounds: gen/proof/, docs/error-model.md)
  */
 #ifndef FACCT_H
 #define FACCT_H
@@ -59,7 +59,7 @@
 
 /*
  * Proven error bounds (upper bounds, rounded up; proof: docs/error-model.md,
- * computed by gen/bounds.py with exact rational and interval arithmetic):
+ * computed by gen/proof/ with exact rational and interval arithmetic):
  *   facct_eval:      |eval(z) - f(z / 2^64) * 2^63| <= FACCT_ERR_BOUND_ULP units of 2^-63
  *   facct_expm_p63:  |expm(z, w) - (w / 2^64) f(z / 2^64) 2^63| <= FACCT_EXPM_P63_ERR_BOUND units of 2^-63
  */

@@ -37,7 +37,7 @@
  *   proven |p - f| of the quantized polynomials (max over segments): 3.86252e-16
  *   proven bound of _eval: 3564.45 units of 2^-63
  *   proven bound of _expm_p63: 3564.45 units of 2^-63
- *   (bounds: gen/bounds.py, docs/error-model.md)
+ *   (bounds: gen/proof/, docs/error-model.md)
  */
 #ifndef FACCT_COMPAT_FALCON_H
 #define FACCT_COMPAT_FALCON_H

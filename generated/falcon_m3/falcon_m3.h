@@ -43,7 +43,7 @@
  *   proven bound of _eval: 235.247 units of 2^-63
  *   proven bound of _expm_p63: 274.566 units of 2^-63
  *   proven bound of the Falcon adaptors (ccs through its significand): 314.065 units of 2^-63
- *   (bounds: gen/bounds.py, docs/error-model.md)
+ *   (bounds: gen/proof/, docs/error-model.md)
  */
 #ifndef FALCON_M3_H
 #define FALCON_M3_H
@@ -67,7 +67,7 @@
 
 /*
  * Proven error bounds (upper bounds, rounded up; proof: docs/error-model.md,
- * computed by gen/bounds.py with exact rational and interval arithmetic):
+ * computed by gen/proof/ with exact rational and interval arithmetic):
  *   falcon_m3_eval:      |eval(z) - f(z / 2^64) * 2^63| <= FALCON_M3_ERR_BOUND_ULP units of 2^-63
  *   falcon_m3_expm_p63:  |expm(z, w) - (w / 2^64) f(z / 2^64) 2^63| <= FALCON_M3_EXPM_P63_ERR_BOUND units of 2^-63
  */
@@ -147,7 +147,7 @@ static inline uint64_t falcon_m3_eval(uint64_t z)
 }
 
 /* ccs * U_0, moved from scale 2^64 to 2^63 (truncated): w is Q0.64 (ccs = w / 2^64). */
-/* w U / 2^64 as a truncated limb product (gen/limbs.py): below the exact
+/* w U / 2^64 as a truncated limb product (gen/quantize/limbs.py): below the exact
  * value by at most the loss counted in the proven bound. */
 static inline uint64_t falcon_m3_ccs_product(uint64_t u, uint64_t w)
 {

@@ -43,7 +43,7 @@
  *   proven bound of _eval: 235.247 units of 2^-63
  *   proven bound of _expm_p63: 274.566 units of 2^-63
  *   proven bound of the Falcon adaptors (ccs through its significand): 314.065 units of 2^-63
- *   (bounds: gen/bounds.py, docs/error-model.md)
+ *   (bounds: gen/proof/, docs/error-model.md)
  */
 #ifndef FALCON_M3_TABLE_H
 #define FALCON_M3_TABLE_H

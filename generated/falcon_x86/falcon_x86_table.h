@@ -38,7 +38,7 @@
  *   proven |p - f| of the quantized polynomials (max over segments): 3.88262e-22
  *   proven bound of _eval: 0.801803 units of 2^-63
  *   proven bound of _expm_p63: 0.801803 units of 2^-63
- *   (bounds: gen/bounds.py, docs/error-model.md)
+ *   (bounds: gen/proof/, docs/error-model.md)
  */
 #ifndef FALCON_X86_TABLE_H
 #define FALCON_X86_TABLE_H

@@ -38,7 +38,7 @@
  *   proven |p - f| of the quantized polynomials (max over segments): 3.88262e-22
  *   proven bound of _eval: 0.893013 units of 2^-63
  *   proven bound of _expm_p63: 0.893013 units of 2^-63
- *   (bounds: gen/bounds.py, docs/error-model.md)
+ *   (bounds: gen/proof/, docs/error-model.md)
  */
 #ifndef FALCON_X86_SINGLE_H
 #define FALCON_X86_SINGLE_H
@@ -60,7 +60,7 @@
 
 /*
  * Proven error bounds (upper bounds, rounded up; proof: docs/error-model.md,
- * computed by gen/bounds.py with exact rational and interval arithmetic):
+ * computed by gen/proof/ with exact rational and interval arithmetic):
  *   falcon_x86_single_eval:      |eval(z) - f(z / 2^64) * 2^63| <= FALCON_X86_SINGLE_ERR_BOUND_ULP units of 2^-63
  *   falcon_x86_single_expm_p63:  |expm(z, w) - (w / 2^64) f(z / 2^64) 2^63| <= FALCON_X86_SINGLE_EXPM_P63_ERR_BOUND units of 2^-63
  */

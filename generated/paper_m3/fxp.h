@@ -181,7 +181,7 @@ static inline uint64_t fxp_mullo64(uint64_t a, uint64_t b)
  * a kernel rendered with multiplier = "umull" or "mul16" calls these instead
  * of fxp_mulhi64/fxp_mulhi32, whatever FXP_MUL16 says; "auto" (the default)
  * calls the helpers above; "truncated" kernels carry their own generated
- * limb products (gen/limbs.py).  All return floor(a b / 2^W) exactly.
+ * limb products (gen/quantize/limbs.py).  All return floor(a b / 2^W) exactly.
  *   _limb32: 32-bit limbs (UMULL on ARMv7-M), or unsigned __int128 where
  *            the compiler has it (one MUL on x86-64);
  *   _mul16:  16-bit limbs, MUL/MLA only (constant-time on a Cortex-M3).

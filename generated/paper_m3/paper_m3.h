@@ -37,7 +37,7 @@
  *   real-coefficient minimax error (max over segments): 1.1220e-09
  *   proven |p - f| of the quantized polynomials (max over segments): 1.16416e-9
  *   proven bound of _eval: 3.40188 units of 2^-31
- *   (bounds: gen/bounds.py, docs/error-model.md)
+ *   (bounds: gen/proof/, docs/error-model.md)
  */
 #ifndef PAPER_M3_H
 #define PAPER_M3_H
@@ -59,7 +59,7 @@
 
 /*
  * Proven error bounds (upper bounds, rounded up; proof: docs/error-model.md,
- * computed by gen/bounds.py with exact rational and interval arithmetic):
+ * computed by gen/proof/ with exact rational and interval arithmetic):
  *   paper_m3_eval:      |eval(z) - f(z / 2^32) * 2^31| <= PAPER_M3_ERR_BOUND_ULP units of 2^-31
  */
 #define PAPER_M3_ERR_BOUND_ULP 3.40188

@@ -37,7 +37,7 @@
  *   real-coefficient minimax error (max over segments): 1.1220e-09
  *   proven |p - f| of the quantized polynomials (max over segments): 1.16416e-9
  *   proven bound of _eval: 3.40188 units of 2^-31
- *   (bounds: gen/bounds.py, docs/error-model.md)
+ *   (bounds: gen/proof/, docs/error-model.md)
  */
 #ifndef PAPER_M3_TABLE_H
 #define PAPER_M3_TABLE_H

@@ -38,7 +38,7 @@
  *   proven |p - f| of the quantized polynomials (max over segments): 6.17261e-20
  *   proven bound of _eval: 1.28472 units of 2^-62
  *   proven bound of _expm_p63: 1.58012 units of 2^-63
- *   (bounds: gen/bounds.py, docs/error-model.md)
+ *   (bounds: gen/proof/, docs/error-model.md)
  */
 #ifndef PAPER_X86_H
 #define PAPER_X86_H
@@ -60,7 +60,7 @@
 
 /*
  * Proven error bounds (upper bounds, rounded up; proof: docs/error-model.md,
- * computed by gen/bounds.py with exact rational and interval arithmetic):
+ * computed by gen/proof/ with exact rational and interval arithmetic):
  *   paper_x86_eval:      |eval(z) - f(z / 2^64) * 2^62| <= PAPER_X86_ERR_BOUND_ULP units of 2^-62
  *   paper_x86_expm_p63:  |expm(z, w) - (w / 2^64) f(z / 2^64) 2^63| <= PAPER_X86_EXPM_P63_ERR_BOUND units of 2^-63
  */
