@@ -10,7 +10,7 @@ rigorous enclosure [l, u] of sup |p - f| on I; the generator's
 "approx_bound" must satisfy  l <= approx_bound  (else the generator's proof
 is wrong) and approx_bound <= TIGHTNESS * u  (else it is needlessly loose).
 
-Usage: python3 -m certify.sollya_check SIDECAR [--segments 0,3,7]
+Usage: python3 -m certify.sollya_check KERNEL_FOLDER [--segments 0,3,7]
 Exit status: 0 every checked segment passes, 1 some fails, 2 bad input.
 """
 
@@ -26,6 +26,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Optional, Sequence
 
+import kfolder
 from certify import gappa_script as gappa
 
 TIGHTNESS = Fraction(101, 100)
@@ -146,16 +147,19 @@ def dyadic(text: str) -> Fraction:
 
 def main(argv: Optional[list[str]] = None) -> int:
     parser = argparse.ArgumentParser(prog="python3 -m certify.sollya_check", description=__doc__.splitlines()[0])
-    parser.add_argument("sidecar", type=Path)
+    parser.add_argument("kernel", type=Path, help="a kernel folder (generated/<name>) or its sidecar")
     parser.add_argument("--segments", help="comma-separated segment indices (default: all)")
     args = parser.parse_args(argv)
     try:
-        sidecar = gappa.load_sidecar(args.sidecar)
+        sidecar = kfolder.load_path(args.kernel).sidecar
         count = len(sidecar.get("segment_list", []))
         indices = [int(s) for s in args.segments.split(",")] if args.segments else list(range(count))
         results = check(sidecar, indices)
+    except kfolder.KernelFolderError as exc:
+        print(f"sollya_check: error: {exc}", file=sys.stderr)
+        return 2
     except (gappa.SidecarError, CheckError, ValueError, KeyError) as exc:
-        print(f"sollya_check: error: {args.sidecar}: {exc}", file=sys.stderr)
+        print(f"sollya_check: error: {args.kernel}: {exc}", file=sys.stderr)
         return 2
     ok = True
     for r in results:

@@ -15,8 +15,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from ct.scan import parse_objdump, scan_function  # noqa: E402
+from ct.scan import scan_function  # noqa: E402
 from ct.taint import parse_memcheck_xml  # noqa: E402
+from toolkit.disasm.x86 import parse_objdump  # noqa: E402
 
 # A hand-written listing in the format of `objdump -dr --no-show-raw-insn`.
 # f_clean: multiply chain, rip-relative load, stack spill of a secret and
