@@ -52,7 +52,7 @@ def kernel_errors(generated: Path, names: list[str]) -> dict[str, tuple[float, s
     for name in names:
         bound = kfolder.load(generated, name).fpr_bound_2p63
         if bound is not None:
-            found[name] = (bound, "proven bound (kernel folder)")
+            found[name] = (bound, "proven bound, kernel folder")
     return found
 
 

@@ -29,6 +29,7 @@ from typing import Any, Optional
 import kfolder
 from certify import gappa_script as gappa
 from kfolder import Kernel
+from toolkit import provenance
 from toolkit.files import write_text_atomic
 
 GAPPA_TIMEOUT = 300  # seconds per run; one segment of degree 13 takes about 1 s
@@ -115,6 +116,7 @@ def certify(kernel: Kernel, build: Path, jobs: int) -> tuple[bool, dict[str, Any
     wall = time.monotonic() - start
     summary = {
         "name": name, "sidecar": str(path), "segments": count,
+        "measured_on": provenance.measured_on(),
         "proven": all(r.proven for r in results),
         "wall_seconds": round(wall, 3), "gappa_cpu_seconds": round(sum(r.seconds for r in results), 3),
         "results": [asdict(r) for r in results],

@@ -24,5 +24,6 @@ certify: gen-stamps
 	$(PY) -m certify.gappa_run --build $(CERTIFY_DIR) --jobs $(CERTIFY_JOBS) $(CERTIFY_FOLDERS)
 
 certify-sollya: gen-stamps
-	@status=0; for s in $(CERTIFY_FOLDERS); do \
-	    $(PY) -m certify.sollya_check $$s || status=1; done; exit $$status
+	@mkdir -p $(CERTIFY_DIR); status=0; for s in $(CERTIFY_FOLDERS); do \
+	    $(PY) -m certify.sollya_check $$s --json $(CERTIFY_DIR)/$$(basename $$s).sollya.json \
+	        || status=1; done; exit $$status

@@ -98,12 +98,7 @@ def write_kernel(folder: Path, name: str, word_bits: int, scale_bits: int,
     d.mkdir(parents=True, exist_ok=True)
     ctype = f"uint{word_bits}_t"
     table = ",\n    ".join(f"0x{c:016X}u" for c in coeffs)
-    (d / f"{name}_table.h").write_text(
-        f"static const {ctype} {name}_coef[{len(coeffs)}] = {{\n    {table}\n}};\n")
-    (d / f"{name}.h").write_text(HEADER.format(
-        N=name.upper(), n=name, S=scale_bits, D=degree, W=word_bits,
-        B=len(coeffs) * word_bits // 8, body=body))
-    sidecar = {
+    sidecar: dict[str, Any] = {
         "schema_version": kfolder.SCHEMA_VERSION, "name": name, "word_bits": word_bits,
         "scale_bits": scale_bits,
         "segments": 1, "degree": degree, "table_bytes": len(coeffs) * word_bits // 8,
@@ -111,7 +106,14 @@ def write_kernel(folder: Path, name: str, word_bits: int, scale_bits: int,
         "segment_list": [{"index": 0, "z_first": "0", "z_last": str(z_max),
                           "error_extrema_z": [str(z) for z in extrema or []]}],
     }
-    (d / f"{name}.json").write_text(json.dumps(sidecar))
+    # The file names come from kfolder, the one module that knows them.
+    layout = kfolder.Kernel(name, d, sidecar)
+    layout.table_header.write_text(
+        f"static const {ctype} {name}_coef[{len(coeffs)}] = {{\n    {table}\n}};\n")
+    layout.header.write_text(HEADER.format(
+        N=name.upper(), n=name, S=scale_bits, D=degree, W=word_bits,
+        B=len(coeffs) * word_bits // 8, body=body))
+    layout.sidecar_path.write_text(json.dumps(sidecar))
     return d
 
 
@@ -144,7 +146,8 @@ class Checker:
         subprocess.run([CC, "-O2", "-Wall", "-Wextra", "-Werror", "-std=gnu11",
                         f"-I{VERIFY}", f"-I{TOOLKIT_C}", f"-I{kernel_dir}", f"-I{build}",
                         f"-DKNAME={self.name}", f"-DKUNAME={self.name.upper()}",
-                        f'-DKHEADER="{self.name}.h"', f'-DREF_HEADER="{ref_header}"',
+                        f'-DKHEADER="{kfolder.load_path(kernel_dir).header.name}"',
+                        f'-DREF_HEADER="{ref_header}"',
                         str(VERIFY / "check.c"), str(fastref_o), "-o", str(self.binary),
                         "-lmpfr", "-lgmp", "-lpthread", "-lm"], check=True)
 

@@ -9,7 +9,6 @@ Usage: python3 -m verify vendor generated/<name> DEST   (copies to DEST/<name>/)
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import shutil
 import subprocess
 import sys
@@ -46,10 +45,12 @@ def probe_source(kernel: Kernel) -> str:
     return "\n".join(lines) + "\n"
 
 
-def compile_alone(kernel: Kernel) -> list[str]:
-    """Compile the probe against the kernel's folder only, with every
-    standard; return failures."""
-    folder = kernel.folder
+def compile_alone(folder: Path, name: str) -> list[str]:
+    """Compile the probe against the kernel folder `folder` (named `name`)
+    only, with every standard; return failures."""
+    if folder.name != name:
+        raise ValueError(f"{folder}: a kernel folder is named after its kernel, {name}")
+    kernel = kfolder.load(folder.parent, name)
     failures = []
     with tempfile.TemporaryDirectory() as tmp:
         for compiler, std, suffix in STANDARDS:
@@ -78,22 +79,25 @@ def main(argv: list[str]) -> int:
         return 2
     name = kernel.name
     target = args.dest / name
-    staging = args.dest / f".{name}.vendor-tmp"
+    # The copy is staged as <dest>/.vendor-tmp-<name>/<name>, a kernel folder
+    # under its own name, and moved into place only once it compiles.
+    staging_root = args.dest / f".vendor-tmp-{name}"
+    staging = staging_root / name
     try:
         args.dest.mkdir(parents=True, exist_ok=True)
-        shutil.rmtree(staging, ignore_errors=True)
-        shutil.copytree(args.kernel_folder, staging)
-        # The staged copy holds the same files under a temporary folder name.
-        failures = compile_alone(dataclasses.replace(kernel, folder=staging))
+        shutil.rmtree(staging_root, ignore_errors=True)
+        shutil.copytree(kernel.folder, staging)
+        failures = compile_alone(staging, name)
         if failures:
-            shutil.rmtree(staging, ignore_errors=True)
+            shutil.rmtree(staging_root, ignore_errors=True)
             for failure in failures:
                 print(f"vendor: error: {name} does not compile on its own: {failure}", file=sys.stderr)
             return 1
         shutil.rmtree(target, ignore_errors=True)
         staging.rename(target)
-    except OSError as exc:
-        shutil.rmtree(staging, ignore_errors=True)
+        staging_root.rmdir()
+    except (OSError, kfolder.KernelFolderError) as exc:
+        shutil.rmtree(staging_root, ignore_errors=True)
         print(f"vendor: error: {exc}", file=sys.stderr)
         return 2
     print(f"vendored {name} to {target}: compiles alone as " + ", ".join(f"{c} -std={s}" for c, s, _ in STANDARDS))
