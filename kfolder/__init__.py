@@ -18,8 +18,14 @@ name is not its folder's, and a folder without the headers the sidecar
 promises, each with a one-line KernelFolderError.
 
 Public API:
-    SCHEMA_VERSION, KernelFolderError, Kernel,
-    load(gen_dir, name) -> Kernel, load_path(path) -> Kernel,
+    SCHEMA_VERSION, TABLE_ACCESS, KernelFolderError, Kernel (files:
+    header, table_header, falcon_header, fxp_header, sidecar_path,
+    gappa_script, headers, require(); facts: word_bits, scale_bits,
+    table_access, uses_float, falcon_adaptors, table_bytes, segments,
+    degree; proven bounds: eval_bound_ulp, expm_bound_2p63, fpr_bound_2p63,
+    headline_bound_2p63, headline_bound_log2; the parsed sidecar),
+    load(gen_dir, name, adaptors_for_64bit=False) -> Kernel,
+    load_path(folder or sidecar path) -> Kernel,
     names(gen_dir) -> the names of the kernel folders under gen_dir
 """
 from __future__ import annotations
@@ -92,12 +98,6 @@ class Kernel:
         """File names of the headers a user includes: the kernel's, and the
         adaptors' when the kernel has them."""
         return (self.header.name,) + ((self.falcon_header.name,) if self.falcon_adaptors else ())
-
-    @property
-    def main_header(self) -> Path:
-        """The header that gives every entry point the tools call: the
-        adaptors' for kernels that have them, else the kernel's."""
-        return self.falcon_header if self.falcon_adaptors else self.header
 
     def require(self, *paths: Path) -> None:
         """KernelFolderError unless every one of `paths` is a file."""

@@ -7,6 +7,7 @@ import math
 import unittest
 
 import kfolder
+from certify import gappa_script as gappa
 from tests.helpers import GENERATED, ROOT, TempDirCase, minimal_sidecar, shipped_kernels, \
     write_kernel_folder
 
@@ -25,6 +26,9 @@ class ShippedFolders(unittest.TestCase):
             self.assertEqual(k.falcon_adaptors, k.falcon_header.is_file(), name)
             self.assertEqual(k.headers[0], f"{name}.h")
             self.assertIsNotNone(k.headline_bound_2p63, name)
+            # The generator writes a Gappa script unless the products are
+            # truncated limbs, which the certificate does not model.
+            self.assertEqual(k.gappa_script.is_file(), not gappa.has_limb_products(k.sidecar), name)
 
     def test_bounds_and_facts_of_falcon_m3(self) -> None:
         k = kfolder.load(GENERATED, "falcon_m3")
