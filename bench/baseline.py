@@ -1,8 +1,8 @@
 """The committed instruction-count baseline and the comparison against it.
 
 Usage:
-  baseline.py write BENCH_MAIN OUT.json    count every variant, store them
-  baseline.py check BENCH_MAIN BASELINE.json
+  python3 -m bench.baseline write BENCH_MAIN OUT.json    count every variant, store them
+  python3 -m bench.baseline check BENCH_MAIN BASELINE.json
       recount and exit 1, listing the differences, if any variant moved by
       more than the tolerance or the variant sets differ.
 
@@ -17,7 +17,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from callgrind import CallgrindError, count_all
+from bench.callgrind import CallgrindError, count_all
 
 # Allowed move: max(ABS_TOL instructions, REL_TOL of the baseline count).
 ABS_TOL = 0.5
@@ -50,7 +50,7 @@ def load(path: Path) -> dict[str, float]:
 
 def main(argv: list[str]) -> int:
     if len(argv) != 4 or argv[1] not in ("write", "check"):
-        print("usage: baseline.py write|check BENCH_MAIN FILE.json", file=sys.stderr)
+        print("usage: python3 -m bench.baseline write|check BENCH_MAIN FILE.json", file=sys.stderr)
         return 2
     binary, path = Path(argv[2]), Path(argv[3])
     try:

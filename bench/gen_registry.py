@@ -1,8 +1,8 @@
 """Write the benchmark's variant registry (a C file) from the kernel list.
 
-Usage: gen_registry.py GENERATED_DIR OUT.c [KERNEL ...]
+Usage: python3 -m bench.gen_registry GENERATED_DIR OUT.c [KERNEL ...]
 
-Every named kernel's sidecar GENERATED_DIR/<name>/<name>.json is read; the
+Every named kernel folder GENERATED_DIR/<name> is read through kfolder; the
 64-bit ones (word_bits == 64) are benchmarked through their Falcon adaptors
 `<name>_fpr_expm_p63_native` (row `<name>`: every input defined, edge rules
 included) and `<name>_fpr_expm_p63_domain` (row `<name>/domain`: Falcon's
@@ -13,11 +13,11 @@ rebuild the harness needlessly.
 """
 from __future__ import annotations
 
-import json
-import re
 import sys
-from dataclasses import dataclass
 from pathlib import Path
+
+import kfolder
+from kfolder import Kernel
 
 # The references, in table order: (row name, C function, needs AVX2).
 REFERENCES: tuple[tuple[str, str, bool], ...] = (
@@ -28,7 +28,6 @@ REFERENCES: tuple[tuple[str, str, bool], ...] = (
     ("facct_avx2", "bench_ref_avx2", True),
 )
 
-_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 DOMAIN_SUFFIX = "/domain"   # row name suffix of a kernel's Falcon-domain adaptor
 
 
@@ -36,31 +35,10 @@ class RegistryError(Exception):
     """A kernel list or sidecar the registry cannot be built from."""
 
 
-@dataclass(frozen=True)
-class Kernel:
-    name: str
-    word_bits: int
-
-
 def load_kernel(generated: Path, name: str) -> Kernel:
-    """Read and validate one kernel's sidecar."""
-    if not _IDENT.match(name):
-        raise RegistryError(f"kernel name {name!r} is not a C identifier")
-    path = generated / name / f"{name}.json"
-    try:
-        side = json.loads(path.read_text())
-    except FileNotFoundError:
-        raise RegistryError(f"{path} missing: generate the kernels first (make gen)") from None
-    except json.JSONDecodeError as exc:
-        raise RegistryError(f"{path}: invalid JSON ({exc})") from None
-    if side.get("name") != name:
-        raise RegistryError(f"{path}: \"name\" is {side.get('name')!r}, expected {name!r}")
-    bits = side.get("word_bits")
-    if bits not in (32, 64):
-        raise RegistryError(f"{path}: \"word_bits\" must be 32 or 64, got {bits!r}")
-    if bits == 64 and not (generated / name / f"{name}_falcon.h").is_file():
-        raise RegistryError(f"{generated / name}: 64-bit kernel without {name}_falcon.h")
-    return Kernel(name=name, word_bits=bits)
+    """Read and validate one kernel folder; a 64-bit kernel must ship the
+    Falcon adaptors the bench calls (KernelFolderError otherwise)."""
+    return kfolder.load(generated, name, adaptors_for_64bit=True)
 
 
 def render(kernels: list[Kernel]) -> str:
@@ -81,7 +59,8 @@ def render(kernels: list[Kernel]) -> str:
         " * that it is inlined into its loops like every other variant. */",
         '#include "facct_ref.c"',
     ]
-    lines += [f'#include "{k.name}/{k.name}_falcon.h"' for k in bench]
+    # Relative to the generated folder, which the harness gets as -I.
+    lines += [f'#include "{k.folder.name}/{k.falcon_header.name}"' for k in bench]
     lines += [
         "",
         "static int bench_always(void) { return 1; }",
@@ -108,13 +87,14 @@ def render(kernels: list[Kernel]) -> str:
 
 
 def main(argv: list[str]) -> int:
+    """Write the registry; 1 with a one-line error on a bad kernel."""
     if len(argv) < 3:
-        print("usage: gen_registry.py GENERATED_DIR OUT.c [KERNEL ...]", file=sys.stderr)
+        print("usage: python3 -m bench.gen_registry GENERATED_DIR OUT.c [KERNEL ...]", file=sys.stderr)
         return 2
     generated, out = Path(argv[1]), Path(argv[2])
     try:
         text = render([load_kernel(generated, n) for n in argv[3:]])
-    except RegistryError as exc:
+    except (RegistryError, kfolder.KernelFolderError) as exc:
         print(f"gen_registry: {exc}", file=sys.stderr)
         return 1
     if not out.exists() or out.read_text() != text:

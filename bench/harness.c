@@ -33,21 +33,15 @@
 #include <x86intrin.h>
 
 #include "loops.h"
+#include "test_util.h"
 
-/* splitmix64: a small, well-mixed generator for inputs and shuffles; its
+/* Inputs and shuffles come from SplitMix64 (toolkit/c/test_util.h): their
  * quality only has to avoid visible patterns, not resist an adversary. */
-static uint64_t rng_next(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15u);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
-    return z ^ (z >> 31);
-}
 
 /* A uniform double in [lo, hi): 53 random bits scaled to [0, 1). */
 static double rng_uniform(uint64_t *s, double lo, double hi)
 {
-    double u = (double)(rng_next(s) >> 11) * (1.0 / 9007199254740992.0);
+    double u = tu_unit53(s);
     return lo + u * (hi - lo);
 }
 
@@ -210,7 +204,7 @@ static int cmd_time(uint64_t seed, unsigned rounds, uint64_t calls,
             order[i] = i;
         }
         for (i = nv; i > 1; i--) {
-            size_t j = (size_t)(rng_next(&rs) % i), t = order[i - 1];
+            size_t j = (size_t)(tu_splitmix64(&rs) % i), t = order[i - 1];
             order[i - 1] = order[j];
             order[j] = t;
         }

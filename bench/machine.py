@@ -4,25 +4,14 @@ from __future__ import annotations
 import os
 import platform
 import subprocess
-from pathlib import Path
 
-
-def _cpuinfo() -> dict[str, str]:
-    """The first processor's fields of /proc/cpuinfo (empty if absent)."""
-    fields: dict[str, str] = {}
-    try:
-        text = Path("/proc/cpuinfo").read_text()
-    except OSError:
-        return fields
-    for line in text.split("\n\n")[0].splitlines():
-        key, sep, value = line.partition(":")
-        if sep:
-            fields[key.strip()] = value.strip()
-    return fields
+from toolkit import provenance
 
 
 def describe(cc: str, cflags: str) -> dict[str, object]:
-    info = _cpuinfo()
+    """The CPU (model, family/model/stepping, TSC, hypervisor, AVX2), the
+    compiler's version line and the flags, for bench.json."""
+    info = provenance.cpuinfo()
     flags = set(info.get("flags", "").split())
     try:
         compiler = subprocess.run([cc, "--version"], capture_output=True, text=True,

@@ -17,10 +17,12 @@ import sys
 from pathlib import Path
 from typing import Any, NoReturn
 
-import callgrind
-import machine
-import plot
-from stats import Summary, filtered_summary, percentile
+import kfolder
+from bench import callgrind, machine, plot
+from bench.stats import filtered_summary, percentile
+from toolkit import provenance
+from toolkit import table as toolkit_table
+from toolkit.files import write_text_atomic
 
 # Maximum error of the references in units of 2^-63, as measured against a
 # 256-bit exact computation and published in FACCT.md.
@@ -41,23 +43,16 @@ def one_run(binary: Path, seed: int, rounds: int, calls: int, warmup_ms: int) ->
     return json.loads(out.stdout)
 
 
-def kernel_errors(audit: Path) -> dict[str, tuple[float, str]]:
-    """Per kernel: (max error in units of 2^-63, where it comes from), from
-    build/audit.json: the proven bound of the Falcon adaptors the bench
-    calls when present (the same as _expm_p63's except for kernels that take
-    ccs by its significand), else that of _expm_p63, else the measured
-    maximum."""
-    if not audit.is_file():
-        return {}
+def kernel_errors(generated: Path, names: list[str]) -> dict[str, tuple[float, str]]:
+    """Per kernel: (proven bound in units of 2^-63, where it comes from),
+    from its kernel folder: the bound of the Falcon adaptors the bench calls
+    (the same as _expm_p63's except for kernels that take ccs by its
+    significand).  Kernels whose folder states no bound are left out."""
     found: dict[str, tuple[float, str]] = {}
-    for k in json.loads(audit.read_text()).get("kernels", []):
-        bounds = k.get("bound") or {}
-        bound = bounds.get("fpr_expm_p63_2p63") or bounds.get("expm_p63_2p63")
-        measured = (k.get("expm_p63") or {}).get("max_err_2p63")
+    for name in names:
+        bound = kfolder.load(generated, name).fpr_bound_2p63
         if bound is not None:
-            found[k["name"]] = (float(bound), "proven bound (audit)")
-        elif measured is not None:
-            found[k["name"]] = (float(measured), "measured max (audit)")
+            found[name] = (bound, "proven bound, kernel folder")
     return found
 
 
@@ -110,26 +105,27 @@ def add_ratios(results: list[dict[str, Any]]) -> None:
 
 
 def table(results: list[dict[str, Any]]) -> str:
-    head = (f"{'variant':<24} {'chain med':>9} {'[P5 - P95]':>15} {'batch med':>9} "
-            f"{'[P5 - P95]':>15} {'instr':>7} {'ch x128':>7} {'ch xavx':>7} "
-            f"{'ba x128':>7} {'ba xavx':>7}  error (2^-63 units)")
-    lines = [head, "-" * len(head)]
+    """The terminal table: cycles with their P5-P95 ranges, instructions,
+    speed-ups over the references and the error figure of every row."""
+    header = ("variant", "chain med", "[P5 - P95]", "batch med", "[P5 - P95]", "instr",
+              "ch x128", "ch xavx", "ba x128", "ba xavx", "error (2^-63 units)")
 
-    def ratio(r: dict[str, Any], key: str) -> str:
-        return f"{r[key]:7.2f}" if key in r else f"{'-':>7}"
+    def ratio(r: dict[str, Any], key: str) -> str | None:
+        return f"{r[key]:.2f}" if key in r else None
 
+    rows = []
     for r in results:
         err = r.get("error_2p63")
-        lines.append(
-            f"{r['name']:<24} {r['chain_cycles_median']:9.1f} "
-            f"{'[%.1f - %.1f]' % (r['chain_cycles_p5'], r['chain_cycles_p95']):>15} "
-            f"{r['batch_cycles_median']:9.1f} "
-            f"{'[%.1f - %.1f]' % (r['batch_cycles_p5'], r['batch_cycles_p95']):>15} "
-            f"{r['instructions_per_call']:7.1f} "
-            f"{ratio(r, 'chain_speedup_vs_facct_int128')} {ratio(r, 'chain_speedup_vs_facct_avx2')} "
-            f"{ratio(r, 'batch_speedup_vs_facct_int128')} {ratio(r, 'batch_speedup_vs_facct_avx2')}  "
-            + (f"{err:.4g} ({r['error_source']})" if err is not None else "-"))
-    return "\n".join(lines)
+        rows.append([
+            r["name"], f"{r['chain_cycles_median']:.1f}",
+            f"[{r['chain_cycles_p5']:.1f} - {r['chain_cycles_p95']:.1f}]",
+            f"{r['batch_cycles_median']:.1f}",
+            f"[{r['batch_cycles_p5']:.1f} - {r['batch_cycles_p95']:.1f}]",
+            f"{r['instructions_per_call']:.1f}",
+            ratio(r, "chain_speedup_vs_facct_int128"), ratio(r, "chain_speedup_vs_facct_avx2"),
+            ratio(r, "batch_speedup_vs_facct_int128"), ratio(r, "batch_speedup_vs_facct_avx2"),
+            f"{err:.4g} ({r['error_source']})" if err is not None else None])
+    return toolkit_table.text(header, rows, align="l" + "r" * 9 + "l")
 
 
 def plot_points(results: list[dict[str, Any]]) -> tuple[list[plot.Point], list[str]]:
@@ -142,7 +138,7 @@ def plot_points(results: list[dict[str, Any]]) -> tuple[list[plot.Point], list[s
             continue
         points.append(plot.Point(r["name"], r["chain_cycles_median"], r["chain_cycles_p5"],
                                  r["chain_cycles_p95"], r["error_2p63"], r["error_source"]))
-    notes = [f"no error figure: {n}" for n in missing] + ["(run make audit)"] * bool(missing)
+    notes = [f"no error figure: {n}" for n in missing] + ["(no proven bound in its kernel folder)"] * bool(missing)
     return points, notes
 
 
@@ -150,7 +146,7 @@ class _Parser(argparse.ArgumentParser):
     """argparse, but a bad argument gives one line on stderr, exit 2."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"run.py: {message}\n")
+        self.exit(2, f"bench: {message}\n")
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -162,7 +158,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--warmup-ms", type=int, default=200)
     p.add_argument("--cc", default="gcc")
     p.add_argument("--cflags", default="")
-    p.add_argument("--audit", type=Path, default=Path("build/audit.json"))
+    p.add_argument("--generated", type=Path, default=Path("generated"),
+                   help="the kernel folders, for the kernels' proven bounds")
     p.add_argument("--json", type=Path, default=Path("build/bench.json"))
     p.add_argument("--svg", type=Path, default=Path("build/bench.svg"))
     a = p.parse_args(argv)
@@ -176,8 +173,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 def main(argv: list[str]) -> int:
     try:
         return bench(parse_args(argv))
-    except (RuntimeError, callgrind.CallgrindError, OSError, ValueError) as exc:
-        print(f"run.py: {exc}", file=sys.stderr)
+    except (RuntimeError, callgrind.CallgrindError, OSError, ValueError,
+            kfolder.KernelFolderError) as exc:
+        print(f"bench: {exc}", file=sys.stderr)
         return 1
 
 
@@ -189,7 +187,8 @@ def bench(a: argparse.Namespace) -> int:
     print(" -- counting instructions with callgrind", file=sys.stderr)
     calibration, results = summarise(runs)
     counts = callgrind.count_all(a.bin, [r["name"] for r in results])
-    errors = kernel_errors(a.audit)
+    errors = kernel_errors(a.generated, sorted({r["name"].split("/")[0] for r in results
+                                                if r["kind"] == "kernel"}))
     for r in results:
         r["instructions_per_call"] = round(counts[r["name"]], 2)
         if r["name"] in REFERENCE_ERRORS:
@@ -200,9 +199,9 @@ def bench(a: argparse.Namespace) -> int:
     skipped = [v["name"] for v in runs[0]["variants"] if not v["available"]]
     doc = {"runs": a.runs, "rounds_per_run": a.rounds, "calls_per_sample": a.calls,
            "calibration": calibration, "machine": machine.describe(a.cc, a.cflags),
+           "measured_on": provenance.measured_on(),
            "skipped": skipped, "results": results}
-    a.json.parent.mkdir(parents=True, exist_ok=True)
-    a.json.write_text(json.dumps(doc, indent=2) + "\n")
+    write_text_atomic(a.json, json.dumps(doc, indent=2) + "\n")
     print(f"{a.runs} runs x {a.rounds} rounds x {a.calls} calls; "
           f"{calibration['cycles_per_tick_median']:.4f} core cycles per TSC tick "
           f"(imul chain; add chain reads x{calibration['add_vs_imul']:.4f} of it); cycles per call:")
@@ -211,7 +210,7 @@ def bench(a: argparse.Namespace) -> int:
         print(f"note: {name} skipped (this CPU lacks AVX2)")
     points, notes = plot_points(results)
     if points:
-        a.svg.write_text(plot.render(points, f"fpr_expm_p63: accuracy vs latency "
+        write_text_atomic(a.svg, plot.render(points, f"fpr_expm_p63: accuracy vs latency "
                                              f"({doc['machine']['cpu_model']})", notes))
     print(f"wrote {a.json}" + (f" and {a.svg}" if points else " (no SVG: no error figures)"))
     return 0

@@ -7,7 +7,7 @@ evaluation-error interval and every no-wrap-around range.  Gappa's own
 enclosure of the error (the ``in ?`` query of the script) is parsed and
 written with the timings to ``<build>/<name>.result.json``.
 
-Usage: python3 -m certify.gappa_run [--build DIR] [--jobs N] SIDECAR...
+Usage: python3 -m certify.gappa_run [--build DIR] [--jobs N] KERNEL_FOLDER...
 Exit status: 0 all proven, 1 some property not proven, 2 bad input.
 """
 
@@ -26,7 +26,11 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Optional
 
+import kfolder
 from certify import gappa_script as gappa
+from kfolder import Kernel
+from toolkit import provenance
+from toolkit.files import write_text_atomic
 
 GAPPA_TIMEOUT = 300  # seconds per run; one segment of degree 13 takes about 1 s
 # Pieces per segment tried in turn until Gappa proves everything: most
@@ -98,9 +102,9 @@ def run_segment(sidecar: dict[str, Any], index: int, folder: Path, source: str) 
         failures)
 
 
-def certify(path: Path, build: Path, jobs: int) -> tuple[bool, dict[str, Any]]:
+def certify(kernel: Kernel, build: Path, jobs: int) -> tuple[bool, dict[str, Any]]:
     """Prove every segment of one kernel; returns (all proven, summary)."""
-    sidecar = gappa.load_sidecar(path)
+    sidecar, path = kernel.sidecar, kernel.sidecar_path
     gappa.segments(sidecar)  # validate once, before starting Gappa
     name = str(sidecar["name"])
     folder = build / name
@@ -112,11 +116,12 @@ def certify(path: Path, build: Path, jobs: int) -> tuple[bool, dict[str, Any]]:
     wall = time.monotonic() - start
     summary = {
         "name": name, "sidecar": str(path), "segments": count,
+        "measured_on": provenance.measured_on(),
         "proven": all(r.proven for r in results),
         "wall_seconds": round(wall, 3), "gappa_cpu_seconds": round(sum(r.seconds for r in results), 3),
         "results": [asdict(r) for r in results],
     }
-    (build / f"{name}.result.json").write_text(json.dumps(summary, indent=1) + "\n")
+    write_text_atomic(build / f"{name}.result.json", json.dumps(summary, indent=1) + "\n")
     return summary["proven"], summary
 
 
@@ -135,7 +140,8 @@ def _widest(summary: dict[str, Any]) -> str:
 
 def main(argv: Optional[list[str]] = None) -> int:
     parser = argparse.ArgumentParser(prog="python3 -m certify.gappa_run", description=__doc__.splitlines()[0])
-    parser.add_argument("sidecars", nargs="+", type=Path, help="generated/<name>/<name>.json")
+    parser.add_argument("kernels", nargs="+", type=Path,
+                        help="kernel folders (generated/<name>) or their sidecars")
     parser.add_argument("--build", type=Path, default=Path("build/certify"), help="work folder")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="parallel Gappa runs")
     args = parser.parse_args(argv)
@@ -143,14 +149,15 @@ def main(argv: Optional[list[str]] = None) -> int:
         print("certify: error: --jobs must be at least 1", file=sys.stderr)
         return 2
     all_ok = True
-    for path in args.sidecars:
+    for path in args.kernels:
         try:
-            if gappa.has_limb_products(gappa.load_sidecar(path)):
+            kernel = kfolder.load_path(path)
+            if gappa.has_limb_products(kernel.sidecar):
                 print(f"certify: {path}: skipped (truncated limb products: Gappa does not model them; "
                       "see docs/error-model.md)")
                 continue
-            ok, summary = certify(path, args.build, args.jobs)
-        except gappa.SidecarError as exc:
+            ok, summary = certify(kernel, args.build, args.jobs)
+        except (gappa.SidecarError, kfolder.KernelFolderError) as exc:
             print(f"certify: error: {path}: {exc}", file=sys.stderr)
             return 2
         except FileNotFoundError as exc:

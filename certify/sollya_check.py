@@ -10,13 +10,14 @@ rigorous enclosure [l, u] of sup |p - f| on I; the generator's
 "approx_bound" must satisfy  l <= approx_bound  (else the generator's proof
 is wrong) and approx_bound <= TIGHTNESS * u  (else it is needlessly loose).
 
-Usage: python3 -m certify.sollya_check SIDECAR [--segments 0,3,7]
+Usage: python3 -m certify.sollya_check KERNEL_FOLDER [--segments 0,3,7]
 Exit status: 0 every checked segment passes, 1 some fails, 2 bad input.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import subprocess
 import sys
@@ -26,7 +27,10 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Optional, Sequence
 
+import kfolder
 from certify import gappa_script as gappa
+from toolkit import provenance
+from toolkit.files import write_text_atomic
 
 TIGHTNESS = Fraction(101, 100)
 PRECISION = 300        # Sollya working precision (bits); 64-bit words at scales up to 2^130
@@ -144,19 +148,35 @@ def dyadic(text: str) -> Fraction:
     return Fraction(int(mantissa)) * Fraction(2) ** int(exponent or 0)
 
 
+def summary(name: str, results: list[Enclosure]) -> dict[str, Any]:
+    """The JSON record of one kernel's check: each segment's enclosure and
+    the generator's claim (exact dyadics as strings, floats for reading)."""
+    return {"name": name, "measured_on": provenance.measured_on(),
+            "sound": all(r.sound for r in results), "tight": all(r.tight for r in results),
+            "segments": [{"index": r.index, "lower": float(r.lower), "upper": float(r.upper),
+                          "claimed": float(r.claimed), "ratio": float(r.claimed / r.upper),
+                          "sound": r.sound, "tight": r.tight} for r in results]}
+
+
 def main(argv: Optional[list[str]] = None) -> int:
     parser = argparse.ArgumentParser(prog="python3 -m certify.sollya_check", description=__doc__.splitlines()[0])
-    parser.add_argument("sidecar", type=Path)
+    parser.add_argument("kernel", type=Path, help="a kernel folder (generated/<name>) or its sidecar")
     parser.add_argument("--segments", help="comma-separated segment indices (default: all)")
+    parser.add_argument("--json", type=Path, help="also write the enclosures here (make report reads them)")
     args = parser.parse_args(argv)
     try:
-        sidecar = gappa.load_sidecar(args.sidecar)
+        sidecar = kfolder.load_path(args.kernel).sidecar
         count = len(sidecar.get("segment_list", []))
         indices = [int(s) for s in args.segments.split(",")] if args.segments else list(range(count))
         results = check(sidecar, indices)
-    except (gappa.SidecarError, CheckError, ValueError, KeyError) as exc:
-        print(f"sollya_check: error: {args.sidecar}: {exc}", file=sys.stderr)
+    except kfolder.KernelFolderError as exc:
+        print(f"sollya_check: error: {exc}", file=sys.stderr)
         return 2
+    except (gappa.SidecarError, CheckError, ValueError, KeyError) as exc:
+        print(f"sollya_check: error: {args.kernel}: {exc}", file=sys.stderr)
+        return 2
+    if args.json is not None:
+        write_text_atomic(args.json, json.dumps(summary(sidecar["name"], results), indent=1) + "\n")
     ok = True
     for r in results:
         state = "ok" if r.sound and r.tight else ("UNSOUND" if not r.sound else "LOOSE")

@@ -12,6 +12,8 @@ from ct.kernels import Kernel
 from ct.wrappers import render_registry, render_wrappers
 
 C_DIR = Path(__file__).resolve().parent / "c"
+# toolkit/c/test_util.h: the SplitMix64 generator the harnesses draw inputs from.
+TOOLKIT_C = Path(__file__).resolve().parent.parent / "toolkit" / "c"
 
 
 class BuildError(Exception):
@@ -67,6 +69,6 @@ def build_all(tc: Toolchain, kernels: list[Kernel], out: Path) -> Built:
     common = [str(reg), str(C_DIR / "ct_entry.c"), *map(str, objects.values())]
     taint = out / "ct_taint"
     ttest = out / "ct_ttest"
-    _run([*cc, *tc.cflags, f"-I{C_DIR}", str(C_DIR / "taint_main.c"), *common, "-o", str(taint)])
-    _run([*cc, *tc.cflags, f"-I{C_DIR}", str(C_DIR / "ttest_main.c"), *common, "-o", str(ttest), "-lm"])
+    _run([*cc, *tc.cflags, f"-I{C_DIR}", f"-I{TOOLKIT_C}", str(C_DIR / "taint_main.c"), *common, "-o", str(taint)])
+    _run([*cc, *tc.cflags, f"-I{C_DIR}", f"-I{TOOLKIT_C}", str(C_DIR / "ttest_main.c"), *common, "-o", str(ttest), "-lm"])
     return Built(objects, taint, ttest)

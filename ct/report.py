@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from ct.kernels import Kernel
 from ct.scan import Counts
 from ct.taint import TaintResult
 from ct.ttest import T_THRESHOLD, TTestResult
+from toolkit import table as toolkit_table
 
 
 @dataclass(frozen=True)
@@ -108,3 +110,14 @@ def judge_controls(ev: dict[str, list[EntryEvidence]], ttest_control: list[TTest
         "scan_flags_secret_branch": all(e.scan.cond_branches > 0 for e in branch),
         "ttest_flags_secret_branch": bool(ttest_control) and all(r.leaks for r in ttest_control),
     }
+
+
+def table(report: dict[str, Any]) -> str:
+    """The terminal table of a run: one row per kernel and control."""
+    cols = ("valgrind_reports", "ttest_max_t", "cond_branches", "fp_insns", "calls",
+            "divisions", "indexed_loads", "constant_time")
+    header = ["kernel", "access", *(c[:12] for c in cols)]
+    rows = [[k["name"], k["table_access"],
+             *(f"{k[c]:.1f}" if isinstance(k[c], float) else k[c] for c in cols)]
+            for k in report["kernels"] + report["controls"]]
+    return toolkit_table.text(header, rows, align="ll" + "r" * len(cols))

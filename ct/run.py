@@ -13,12 +13,16 @@ import shlex
 import sys
 from pathlib import Path
 
+import kfolder
 from ct.build import BuildError, Toolchain, build_all
-from ct.kernels import Kernel, KernelError, load_kernel
-from ct.report import EntryEvidence, judge_controls, kernel_summary
-from ct.scan import objdump, parse_objdump, scan_function
+from ct.kernels import Kernel, KernelError, entries, load_kernel
+from ct.report import EntryEvidence, judge_controls, kernel_summary, table
+from ct.scan import scan_function
 from ct.taint import TaintError, run_memcheck
 from ct.ttest import T_THRESHOLD, TTestError, TTestResult, run_ttest, run_with_retry
+from toolkit import provenance
+from toolkit.disasm.x86 import objdump, parse_objdump
+from toolkit.files import write_text_atomic
 
 CONTROLS_DIR = Path(__file__).resolve().parent / "controls"
 CONTROLS = ("ctl_poly", "ctl_direct", "ctl_branch")
@@ -70,10 +74,10 @@ def run(a: argparse.Namespace) -> int:
     evidence: dict[str, list[EntryEvidence]] = {}
     for k in kernels:
         funcs = parse_objdump(objdump(built.objects[k.name]))
-        taint = run_memcheck(built.taint, {e.wrapper: e.name for e in k.entries},
+        taint = run_memcheck(built.taint, {e.wrapper: e.name for e in entries(k)},
                              a.taint_calls, a.build_dir / f"memcheck_{k.name}.xml")
         evidence[k.name] = []
-        for e in k.entries:
+        for e in entries(k):
             if e.wrapper not in funcs:
                 raise BuildError(f"wrapper {e.wrapper} not found in {built.objects[k.name]}")
             t, history = run_with_retry(built.ttest, e.name, a.ttest_n, a.seed)
@@ -96,9 +100,9 @@ def run(a: argparse.Namespace) -> int:
         "control_checks": verdicts,
         "leaky_control_detected": all(v for key, v in verdicts.items() if "flags" in key),
     }
-    a.out.parent.mkdir(parents=True, exist_ok=True)
-    a.out.write_text(json.dumps(report, indent=2) + "\n")
-    _print_table(report)
+    report["measured_on"] = provenance.measured_on()
+    write_text_atomic(a.out, json.dumps(report, indent=2) + "\n")
+    print(table(report))
     failed = [key for key, ok in verdicts.items() if not ok]
     if failed:
         print(f"ct: FAIL: controls misjudged: {', '.join(failed)}", file=sys.stderr)
@@ -107,20 +111,12 @@ def run(a: argparse.Namespace) -> int:
     return 0
 
 
-def _print_table(report: dict) -> None:
-    cols = ("valgrind_reports", "ttest_max_t", "cond_branches", "fp_insns", "calls",
-            "divisions", "indexed_loads", "constant_time")
-    print(f"  {'kernel':<14}{'access':<9}" + "".join(f"{c[:12]:>13}" for c in cols))
-    for k in report["kernels"] + report["controls"]:
-        cells = "".join(f"{k[c]:>13.1f}" if isinstance(k[c], float) else f"{str(k[c]):>13}" for c in cols)
-        print(f"  {k['name']:<14}{k['table_access']:<9}{cells}")
-
-
 def main(argv: list[str] | None = None) -> int:
     a = _args(sys.argv[1:] if argv is None else argv)
     try:
         return run(a)
-    except (KernelError, BuildError, TaintError, TTestError, OSError) as exc:
+    except (KernelError, kfolder.KernelFolderError, BuildError, TaintError, TTestError,
+            OSError) as exc:
         print(f"ct: error: {str(exc).splitlines()[0]}", file=sys.stderr)
         return 2
 

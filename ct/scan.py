@@ -3,33 +3,31 @@ point, the instructions whose timing or address can depend on a secret.
 
 Counted (see docs/constant-time.md for what is allowed and why):
   cond_branches   conditional jumps (jcc, loop*, jrcxz) and indirect jumps
-  fp_insns        x87 and SSE/AVX instructions (any use of an xmm/ymm/zmm
-                  register, x87 mnemonics, cvt*)
+  fp_insns        x87, MMX and SSE/AVX instructions (x87, VEX and cvt*
+                  mnemonics, any use of an st/mm/xmm/ymm/zmm register)
   fp_disallowed   those outside NATIVE_FP_ALLOWED (all of them count for
                   integer entries)
   calls           calls and tail-jumps to functions outside the object
-                  (e.g. __multi3, soft-float helpers); calls to functions of
-                  the same object are followed and their code is scanned
+                  (e.g. __multi3, soft-float helpers) and indirect calls
+                  (counted since the scans were unified: the stricter rule);
+                  calls to functions of the same object are followed and
+                  their code is scanned
   divisions       div/idiv and SSE/AVX divisions
   indexed_mem     memory operands with an index register, e.g. (%rax,%rcx,8)
   secret_base_mem memory operands whose base register holds data derived
                   from the secret inputs, found by a forward taint pass
+
+The listing is parsed, and every class above defined, by
+toolkit.disasm.x86; this module adds the policy (the allowed-SSE list of
+the native adaptors) and the taint pass.
 """
 
 from __future__ import annotations
 
-import re
-import subprocess
 from dataclasses import dataclass, field
-from pathlib import Path
 
-_FUNC = re.compile(r"^[0-9a-f]+ <([^>]+)>:$")
-_INSN = re.compile(r"^\s*([0-9a-f]+):\s+(\S+)\s*(.*)$")
-_RELOC = re.compile(r"^\s*[0-9a-f]+: R_X86_64_\w+\s+([^+\-\s]+)")
-_MEM = re.compile(r"^(?:%\w+:)?[^(]*\((%\w+)?(?:,(%\w+))?(?:,\d)?\)$")
-_PREFIXES = frozenset({"data16", "cs", "ds", "es", "ss", "fs", "gs", "lock",
-                       "rep", "repz", "repe", "repnz", "repne", "notrack", "bnd"})
-_SIMD_REG = re.compile(r"%[xyz]?mm\d+")
+from toolkit.disasm import x86
+from toolkit.disasm.x86 import Insn, family as _family, mem_regs as _mem_regs
 
 # SSE/AVX instructions the native-float adaptor may use: register moves and
 # bit operations, IEEE add/subtract/multiply (fixed latency on x86-64 for
@@ -49,40 +47,6 @@ NATIVE_FP_ALLOWED = frozenset({
     "fmadd132sd", "fmadd213sd", "fmadd231sd",
     "fmsub132sd", "fmsub213sd", "fmsub231sd",
 })
-_DIVISIONS = re.compile(r"^(i?div[bwlq]?|v?div[sp][sd])$")
-_COND_BRANCH = re.compile(r"^(j(?!mp)[a-z]+|loop\w*|jrcxz|jecxz)$")
-
-# 64-bit register family of every general-purpose register name.
-_GPR: dict[str, str] = {}
-for _r in ("ax", "bx", "cx", "dx"):
-    for _n in (f"r{_r}", f"e{_r}", _r, f"{_r[0]}l", f"{_r[0]}h"):
-        _GPR[_n] = f"r{_r}"
-for _r in ("si", "di", "bp", "sp"):
-    for _n in (f"r{_r}", f"e{_r}", _r, f"{_r}l"):
-        _GPR[_n] = f"r{_r}"
-for _i in range(8, 16):
-    for _n in (f"r{_i}", f"r{_i}d", f"r{_i}w", f"r{_i}b"):
-        _GPR[_n] = f"r{_i}"
-
-
-def _family(reg: str) -> str:
-    """The register a name belongs to: rax for %eax, xmm3 for %ymm3."""
-    name = reg.lstrip("%")
-    if name in _GPR:
-        return _GPR[name]
-    simd = re.match(r"[xyz]mm(\d+)$", name)
-    return f"xmm{simd.group(1)}" if simd else name
-
-
-@dataclass
-class Insn:
-    """One disassembled instruction."""
-
-    mnemonic: str
-    operands: list[str]
-    text: str
-    target: str | None = None  # relocation symbol or symbolic jump target
-
 
 @dataclass
 class Counts:
@@ -102,58 +66,6 @@ class Counts:
         """True when nothing secret-dependent was found."""
         return not (self.cond_branches or self.fp_disallowed or self.calls
                     or self.divisions or self.indexed_mem or self.secret_base_mem)
-
-
-def _split_operands(text: str) -> list[str]:
-    """Split AT&T operands on commas outside parentheses; drop comments."""
-    text = text.split("#")[0].strip()
-    out, depth, cur = [], 0, ""
-    for ch in text:
-        if ch == "," and depth == 0:
-            out.append(cur.strip())
-            cur = ""
-            continue
-        depth += ch == "("
-        depth -= ch == ")"
-        cur += ch
-    if cur.strip():
-        out.append(cur.strip())
-    return out
-
-
-def parse_objdump(text: str) -> dict[str, list[Insn]]:
-    """Functions of an `objdump -dr --no-show-raw-insn` listing."""
-    funcs: dict[str, list[Insn]] = {}
-    current: list[Insn] | None = None
-    for line in text.splitlines():
-        head = _FUNC.match(line)
-        if head:
-            current = funcs.setdefault(head.group(1), [])
-            continue
-        reloc = _RELOC.match(line)
-        if reloc and current:
-            current[-1].target = reloc.group(1)
-            continue
-        insn = _INSN.match(line)
-        if insn and current is not None:
-            mnem, rest = insn.group(2), insn.group(3)
-            while mnem in _PREFIXES and rest:
-                mnem, _, rest = rest.partition(" ")
-                rest = rest.strip()
-            sym = re.search(r"<([^>+]+)(?:\+0x[0-9a-f]+)?>", rest)
-            ops = _split_operands(re.sub(r"<[^>]*>", "", rest))
-            current.append(Insn(mnem, ops, f"{mnem} {rest}".strip(), sym.group(1) if sym else None))
-    return funcs
-
-
-def _mem_regs(op: str) -> tuple[str | None, str | None] | None:
-    """(base, index) of a memory operand, or None for a non-memory one."""
-    if op.startswith(("$", "%")) and ":" not in op:
-        return None
-    m = _MEM.match(op)
-    if not m:
-        return (None, None) if re.match(r"^-?(0x)?[0-9a-f]+$", op) else None
-    return (m.group(1), m.group(2))
 
 
 class _Taint:
@@ -233,17 +145,11 @@ class _Taint:
             self.flags = t
 
 
-def _is_fp(insn: Insn) -> bool:
-    m = insn.mnemonic
-    return (m.startswith("f") or m.startswith(("cvt", "vcvt")) or m.startswith("v")
-            or any(_SIMD_REG.search(o) for o in insn.operands))
-
-
 def scan_function(funcs: dict[str, list[Insn]], name: str, native: bool) -> Counts:
     """Counts for one entry wrapper, following calls inside the object."""
     args = ("xmm0", "xmm1") if native else ("rdi", "rsi")
     code = _reachable(funcs, name)
-    branchy = any(_COND_BRANCH.match(i.mnemonic) for _, i in code)
+    branchy = any(x86.is_cond_branch(i) for _, i in code)
     taint = _Taint(args, monotone=branchy)
     if branchy:
         for _ in range(len(code)):
@@ -282,20 +188,18 @@ def _count(insn: Insn, funcs: dict[str, list[Insn]], fname: str, native: bool,
         return
     c.instructions += 1
     note = f"{fname}: {insn.text}"
-    if _COND_BRANCH.match(m) or (m.startswith("jmp") and insn.operands and insn.operands[0].startswith("*")):
+    if x86.is_cond_branch(insn):
         c.cond_branches += 1
         c.findings.append(f"branch      {note}")
-    if m.startswith(("call", "jmp")) and not (insn.operands and insn.operands[0].startswith("*")):
-        # A target in the same object is scanned as part of the entry (see
-        # _reachable); anything else is a call out, tail jumps included.
-        target = insn.target
-        if target not in funcs and (m.startswith("call") or target):
-            c.calls += 1
-            c.findings.append(f"call        {note}")
-    if _DIVISIONS.match(m):
+    # A target in the same object is scanned as part of the entry (see
+    # _reachable); anything else is a call out, tail jumps included.
+    if x86.is_call(insn, funcs) or x86.is_indirect_call(insn):
+        c.calls += 1
+        c.findings.append(f"call        {note}")
+    if x86.is_division(insn):
         c.divisions += 1
         c.findings.append(f"division    {note}")
-    if _is_fp(insn):
+    if x86.is_fp(insn):
         c.fp_insns += 1
         if not native or m.lstrip("v") not in NATIVE_FP_ALLOWED:
             c.fp_disallowed += 1
@@ -312,12 +216,3 @@ def _count(insn: Insn, funcs: dict[str, list[Insn]], fname: str, native: bool,
                 c.secret_base_mem += 1
                 c.findings.append(f"secret-base {note}")
     taint.step(insn)
-
-
-def objdump(obj: Path) -> str:
-    """The listing scan_function parses."""
-    proc = subprocess.run(["objdump", "-dr", "--no-show-raw-insn", str(obj)],
-                          capture_output=True, text=True)
-    if proc.returncode != 0:
-        raise RuntimeError(f"objdump failed on {obj}: {proc.stderr.strip()}")
-    return proc.stdout

@@ -3,7 +3,7 @@ registry through which the harnesses call them."""
 
 from __future__ import annotations
 
-from ct.kernels import KIND_DBL, KIND_Z32, Entry, Kernel
+from ct.kernels import KIND_DBL, KIND_Z32, Entry, Kernel, entries
 
 _PROLOGUE = """\
 /* Rendered by ct/wrappers.py for kernel {kernel}: one non-inlined wrapper per
@@ -45,20 +45,20 @@ def render_wrappers(kernel: Kernel) -> str:
     """The wrapper translation unit of one kernel."""
     includes = "".join(f'#include "{h}"\n' for h in kernel.headers)
     text = _PROLOGUE.format(kernel=kernel.name, includes=includes)
-    return text + "".join(_wrapper(e) for e in kernel.entries)
+    return text + "".join(_wrapper(e) for e in entries(kernel))
 
 
 def render_registry(kernels: list[Kernel]) -> str:
     """The table of every entry of every kernel (struct ct_entry)."""
-    entries = [e for k in kernels for e in k.entries]
+    wrapped = [e for k in kernels for e in entries(k)]
     lines = ["/* Rendered by ct/wrappers.py: every wrapped entry point. */",
              '#include <stddef.h>', '#include "ct_entry.h"', ""]
-    for e in entries:
+    for e in wrapped:
         arg = "double" if e.kind == KIND_DBL else "uint64_t"
         lines.append(f"uint64_t {e.wrapper}({arg} a, {arg} b);")
     lines += ["", "const struct ct_entry ct_registry[] = {"]
-    for e in entries:
+    for e in wrapped:
         fns = ("NULL", e.wrapper) if e.kind == KIND_DBL else (e.wrapper, "NULL")
         lines.append(f'    {{"{e.name}", {e.kind}, {fns[0]}, {fns[1]}}},')
-    lines += ["};", f"const unsigned ct_registry_count = {len(entries)}u;", ""]
+    lines += ["};", f"const unsigned ct_registry_count = {len(wrapped)}u;", ""]
     return "\n".join(lines)

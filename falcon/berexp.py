@@ -22,7 +22,9 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from falcon import predict
-from falcon.kernels import (FALCON, REF_MAX_ERR_2P63, RUNTIME, FalconError, Kernel,
+from toolkit import provenance, table
+from toolkit.files import write_text_atomic
+from falcon.kernels import (FALCON, REF_MAX_ERR_2P63, RUNTIME, TOOLKIT_C, FalconError, Kernel,
                             adaptor_kernels, audit_figures, compile_c, shipped_names)
 
 # Falcon's sigma_min per degree n (the specification's parameter table).
@@ -57,7 +59,7 @@ def build_berexp(kernels: Sequence[Kernel], build: Path) -> Path:
     if not reg.is_file() or reg.read_text(encoding="utf-8") != text:
         reg.write_text(text, encoding="utf-8")
     return compile_c([FALCON / "berexp.c", reg, RUNTIME / "facct_ref.c"], build / "berexp",
-                     [FALCON, RUNTIME], link=["-lpthread", "-lm"])
+                     [FALCON, RUNTIME, TOOLKIT_C], link=["-lpthread", "-lm"])
 
 
 def run_berexp(binary: Path, draws: int, seed: int, threads: int, sigma_min: float,
@@ -95,7 +97,7 @@ def _error_figures(name: str, kernels: dict[str, Kernel], audit: dict[str, Any],
                 "bound_2p63": REF_MAX_ERR_2P63 + 2.0 ** control_bits}
     entry = audit.get(name, {})
     measured = (entry.get("expm_p63") or {}).get("max_err_2p63")
-    return {"measured_2p63": measured, "bound_2p63": kernels[name].bound_2p63,
+    return {"measured_2p63": measured, "bound_2p63": kernels[name].fpr_bound_2p63,
             "falcon_budget_ok": entry.get("falcon_budget_ok")}
 
 
@@ -166,16 +168,17 @@ def consistent(observed: int, expected: float) -> bool:
 
 
 def _table(result: dict[str, Any]) -> str:
-    rows = [("kernel", "dec diffs", "expected", "byte diffs", "expected", "max |dE|",
-             "per call (run)", "per sig n=1024")]
+    """The measured counts next to their expectations, one row per kernel."""
+    header = ("kernel", "dec diffs", "expected", "byte diffs", "expected", "max |dE|",
+              "per call (run)", "per sig n=1024")
+    rows = []
     for k in result["kernels"]:
         m, x, pc = k["measured"], k["expected_from_run"], k["per_call"]["observed_vs_reference"]
         rows.append((k["name"], str(m["decision_diffs"]), f"{x['decision_diffs']:.3g}",
                      str(m["bytes_diffs"]), f"{x['bytes_diffs']:.3g}",
                      str(m["max_abs_expm_diff_2p63"]), f"{pc['per_call']:.3g}",
                      f"{pc['per_signature']['1024']:.3g}"))
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    return "\n".join("  ".join(c.rjust(w) for c, w in zip(r, widths)) for r in rows)
+    return table.text(header, rows)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -205,8 +208,8 @@ def main(argv: list[str] | None = None) -> int:
     except FalconError as exc:
         print(f"berexp: error: {exc}", file=sys.stderr)
         return 2
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+    result["measured_on"] = provenance.measured_on()
+    write_text_atomic(args.out, json.dumps(result, indent=1) + "\n")
     print(_table(result))
     bad = [k["name"] for k in result["kernels"]
            if not consistent(k["measured"]["decision_diffs"], k["expected_from_run"]["decision_diffs"])

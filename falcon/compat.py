@@ -21,7 +21,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from falcon.kernels import FALCON, RUNTIME, FalconError, Kernel, compile_c, load_kernel
+import kfolder
+from falcon.kernels import FALCON, RUNTIME, TOOLKIT_C, FalconError, Kernel, compile_c, defines, load_kernel
 
 _LITERAL = re.compile(r"UINT64_C\(0x([0-9a-fA-F]+)\)")
 
@@ -29,7 +30,7 @@ _LITERAL = re.compile(r"UINT64_C\(0x([0-9a-fA-F]+)\)")
 def build_compat(kernel: Kernel, out: Path) -> Path:
     """falcon/compat.c compiled against `kernel`."""
     return compile_c([FALCON / "compat.c", RUNTIME / "facct_ref.c"], out,
-                     [FALCON, RUNTIME, kernel.folder], kernel.defines(), link=["-lpthread"])
+                     [FALCON, RUNTIME, TOOLKIT_C, kernel.folder], defines(kernel), link=["-lpthread"])
 
 
 def run_compat(binary: Path, draws: int, seed: int, threads: int) -> dict[str, Any]:
@@ -47,7 +48,8 @@ def perturbed_copy(kernel: Kernel, dest: Path, literal_index: int = 1) -> Kernel
     coefficient of the first segment for a Horner table stored from x^0)."""
     folder = dest / kernel.name
     shutil.copytree(kernel.folder, folder)
-    table = folder / f"{kernel.name}_table.h"
+    copy = kfolder.load(dest, kernel.name)
+    table = copy.table_header
     text = table.read_text(encoding="utf-8")
     matches = list(_LITERAL.finditer(text))
     if len(matches) <= literal_index:
@@ -56,7 +58,7 @@ def perturbed_copy(kernel: Kernel, dest: Path, literal_index: int = 1) -> Kernel
     flipped = int(m.group(1), 16) ^ 1
     text = text[:m.start(1)] + f"{flipped:016x}" + text[m.end(1):]
     table.write_text(text, encoding="utf-8")
-    return Kernel(kernel.name, folder, kernel.uses_float, kernel.bound_2p63)
+    return copy
 
 
 def main(argv: list[str] | None = None) -> int:

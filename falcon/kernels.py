@@ -1,22 +1,26 @@
 """Which kernels have Falcon adaptors, their figures, and how to compile
 the C programs of falcon/ against them.
 
-A kernel is usable here when generated/<name>/<name>.json says
-"falcon_adaptors": true.  Every C program is compiled once per kernel with
--DKNAME=<name> -DKHEADER='"<name>_falcon.h"' (see falcon/kname.h).
+A kernel is usable here when its sidecar says "falcon_adaptors": true
+(kernel folders are read through kfolder).  Every C program is compiled
+once per kernel with -DKNAME=<name> -DKHEADER='"<name>_falcon.h"' (see
+falcon/kname.h).
 """
 from __future__ import annotations
 
 import json
 import os
 import subprocess
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional, Sequence
+
+import kfolder
+from kfolder import Kernel
 
 ROOT = Path(__file__).resolve().parent.parent
 FALCON = ROOT / "falcon"
 RUNTIME = ROOT / "runtime"
+TOOLKIT_C = ROOT / "toolkit" / "c"
 # FALCON_GENERATED points the tests and tools at another rendering (e.g. a
 # candidate generator output) instead of generated/.
 GENERATED = Path(os.environ.get("FALCON_GENERATED", str(ROOT / "generated")))
@@ -31,41 +35,18 @@ class FalconError(RuntimeError):
     """A kernel, file or tool the falcon/ programs need is missing or broken."""
 
 
-@dataclass(frozen=True)
-class Kernel:
-    """One kernel with Falcon adaptors, as its sidecar describes it."""
-
-    name: str
-    folder: Path
-    uses_float: bool
-    bound_2p63: Optional[float]  # proven bound of the Falcon adaptors, units of 2^-63
-
-    @property
-    def falcon_header(self) -> Path:
-        return self.folder / f"{self.name}_falcon.h"
-
-    def defines(self) -> list[str]:
-        return [f"-DKNAME={self.name}", f"-DKHEADER=\"{self.name}_falcon.h\""]
+def defines(kernel: Kernel) -> list[str]:
+    """The -D flags that point falcon/kname.h at `kernel`'s adaptors."""
+    return [f"-DKNAME={kernel.name}", f"-DKHEADER=\"{kernel.falcon_header.name}\""]
 
 
 def load_kernel(name: str, generated: Path = GENERATED) -> Optional[Kernel]:
     """The kernel `name`, or None when it has no Falcon adaptors."""
-    folder = generated / name
-    sidecar = folder / f"{name}.json"
     try:
-        data: dict[str, Any] = json.loads(sidecar.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise FalconError(f"{sidecar}: {exc}") from exc
-    if not data.get("falcon_adaptors"):
-        return None
-    if not (folder / f"{name}_falcon.h").is_file():
-        raise FalconError(f"{sidecar} claims falcon_adaptors but {name}_falcon.h is missing")
-    # The adaptors' own bound where the sidecar states one (a mantissa
-    # adaptor, gen/kernel.py), else that of _expm_p63, which they share.
-    bounds = data.get("bound", {})
-    bound = bounds.get("fpr_expm_p63_2p63") or bounds.get("expm_p63_2p63")
-    return Kernel(name, folder, bool(data.get("uses_float", True)),
-                  None if bound is None else float(bound))
+        kernel = kfolder.load(generated, name)
+    except kfolder.KernelFolderError as exc:
+        raise FalconError(str(exc)) from None
+    return kernel if kernel.falcon_adaptors else None
 
 
 def adaptor_kernels(names: Sequence[str], generated: Path = GENERATED) -> list[Kernel]:
@@ -83,7 +64,8 @@ def generated_names(generated: Path = GENERATED) -> list[str]:
     """The shipped names whose kernel is rendered already.  The tests use
     this: whether generated/ is up to date is the generator's tests' job,
     and the make targets regenerate stale kernels first."""
-    return [n for n in shipped_names() if (generated / n / f"{n}.json").is_file()]
+    present = set(kfolder.names(generated))
+    return [n for n in shipped_names() if n in present]
 
 
 def audit_figures(path: Path) -> dict[str, dict[str, Any]]:
@@ -119,11 +101,11 @@ def build_probe(kernel: Kernel, out_dir: Path, cc: str = "gcc",
     `emu_flags` on top of `flags`, e.g. -mgeneral-regs-only, so the outputs
     the probe prints come from that FP-free object.
     """
-    inc = [FALCON, RUNTIME, kernel.folder]
+    inc = [FALCON, RUNTIME, TOOLKIT_C, kernel.folder]
     emu = compile_c([FALCON / "emu_wrap.c"], out_dir / "emu_wrap.o", inc,
-                    [*kernel.defines(), *flags, *emu_flags], cc, object_only=True)
+                    [*defines(kernel), *flags, *emu_flags], cc, object_only=True)
     return compile_c([FALCON / "probe.c", RUNTIME / "facct_ref.c", emu],
-                     out_dir / "probe", inc, [*kernel.defines(), *flags], cc)
+                     out_dir / "probe", inc, [*defines(kernel), *flags], cc)
 
 
 def run_probe(probe: Path, cases: Sequence[tuple[int, int]]) -> list[tuple[int, int, int, int, int]]:

@@ -12,6 +12,7 @@
 #define FALCON_RNG_H
 
 #include <stdint.h>
+#include "test_util.h"
 
 typedef struct {
     uint64_t state;
@@ -25,18 +26,16 @@ static inline falcon_rng falcon_rng_for(uint64_t seed, uint64_t index)
     return r;
 }
 
+/* The next output of the stream: SplitMix64 from toolkit/c/test_util.h. */
 static inline uint64_t falcon_rng_u64(falcon_rng *r)
 {
-    uint64_t z = (r->state += UINT64_C(0x9E3779B97F4A7C15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
+    return tu_splitmix64(&r->state);
 }
 
 /* A double uniform in [0, 1) on the grid k / 2^53. */
 static inline double falcon_rng_unit(falcon_rng *r)
 {
-    return (double)(falcon_rng_u64(r) >> 11) * (1.0 / 9007199254740992.0);
+    return tu_unit53(&r->state);
 }
 
 #endif

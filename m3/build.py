@@ -2,9 +2,11 @@
 hand-written reference `facct_portable`), and how."""
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Optional
+
+import kfolder
 
 from .toolchain import M3_DIR, REPO, M3Error, compile_arm, compile_host
 
@@ -15,19 +17,29 @@ KNOWN = M3_DIR / "known.S"
 
 @dataclass(frozen=True)
 class Target:
+    """One measured program: a kernel folder, or the portable reference."""
+
     name: str
     word_bits: int
     include: Path          # folder of the kernel's headers (or runtime/)
-    portable: bool = False
+    kernel: Optional[kfolder.Kernel] = None   # None for facct_portable
+
+    @property
+    def portable(self) -> bool:
+        """True for the hand-written reference facct_portable."""
+        return self.kernel is None
 
     def defines(self) -> list[str]:
-        if self.portable:
+        """The -D flags that select the target in kprog.c."""
+        if self.kernel is None:
             return ["M3_PORTABLE=1"]
-        header = f"{self.name}_falcon.h" if self.word_bits == 64 else f"{self.name}.h"
+        # 64-bit kernels are called through their Falcon adaptors.
+        header = self.kernel.falcon_header.name if self.word_bits == 64 else self.kernel.header.name
         return [f"M3_KERNEL={self.name}", f'M3_HEADER="{header}"',
                 f"M3_WORD_BITS={self.word_bits}"]
 
     def sources(self) -> list[Path]:
+        """The C files of the program (the reference adds its own source)."""
         return [KPROG, REPO / "runtime" / "facct_ref.c"] if self.portable else [KPROG]
 
     def entries(self) -> dict[str, str]:
@@ -49,22 +61,18 @@ class Target:
 
 
 def portable() -> Target:
-    return Target(PORTABLE, 64, REPO / "runtime", portable=True)
+    """The hand-written reference (Falcon's emulated fpr_expm_p63)."""
+    return Target(PORTABLE, 64, REPO / "runtime")
 
 
 def load_kernel(name: str, gen_dir: Path) -> Target:
-    """A generated kernel, from its sidecar JSON."""
-    sidecar = gen_dir / name / f"{name}.json"
-    if not sidecar.is_file():
-        raise M3Error(f"kernel '{name}': {sidecar} missing (generate the kernels first)")
+    """A generated kernel, from its kernel folder; a 64-bit one must ship
+    the Falcon adaptors the programs call."""
     try:
-        meta = json.loads(sidecar.read_text())
-        bits = int(meta["word_bits"])
-    except (ValueError, KeyError, TypeError):
-        raise M3Error(f"kernel '{name}': {sidecar} has no valid word_bits") from None
-    if bits not in (32, 64):
-        raise M3Error(f"kernel '{name}': word_bits {bits} is neither 32 nor 64")
-    return Target(name, bits, gen_dir / name)
+        kernel = kfolder.load(gen_dir, name, adaptors_for_64bit=True)
+    except kfolder.KernelFolderError as exc:
+        raise M3Error(str(exc)) from None
+    return Target(name, kernel.word_bits, kernel.folder, kernel)
 
 
 def build_vec(t: Target, out: Path, vec_dir: Path, nrand: int) -> tuple[Path, Path]:

@@ -5,30 +5,19 @@
  * and is only used for counts, never in measured code.
  */
 #include "m3io.h"
-
-static const char io_digits[] = "0123456789abcdef";
+#include "test_util.h"
 
 void io_hex64(uint64_t v)
 {
     char buf[17];
-    int i;
-    for (i = 15; i >= 0; i--) {
-        buf[i] = io_digits[v & 15u];
-        v >>= 4;
-    }
-    buf[16] = '\0';
+    tu_hex64(buf, v);
     io_puts(buf);
 }
 
 void io_hex32(uint32_t v)
 {
     char buf[9];
-    int i;
-    for (i = 7; i >= 0; i--) {
-        buf[i] = io_digits[v & 15u];
-        v >>= 4;
-    }
-    buf[8] = '\0';
+    tu_hex32(buf, v);
     io_puts(buf);
 }
 

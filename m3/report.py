@@ -14,6 +14,10 @@ import math
 import sys
 from pathlib import Path
 
+from toolkit import provenance
+from toolkit import table as toolkit_table
+from toolkit.files import write_text_atomic
+
 from . import disasm, scan, systick, timing, trace, vectors
 from .build import PORTABLE, Target, build_bench, build_vec, load_kernel, portable
 from .toolchain import M3Error, run_host, run_qemu
@@ -74,18 +78,13 @@ def error_record(t: Target) -> dict[str, object]:
     meets Falcon's 2^-43 budget: the proven bound of the headline entry from
     the sidecar (the Falcon adaptors' for 64-bit kernels, _eval for 32-bit ones), the
     reference's measured figure for facct_portable."""
-    if t.portable:
-        value, kind = PORTABLE_ERR_2P63 / 2.0 ** 63, "measured (FACCT.md)"
+    if t.kernel is None:
+        log2_err, kind = math.log2(PORTABLE_ERR_2P63) - 63, "measured (FACCT.md)"
     else:
-        meta = json.loads((t.include / f"{t.name}.json").read_text())
-        bound = meta["bound"]
-        adaptor = bound.get("fpr_expm_p63_2p63") or bound.get("expm_p63_2p63")
-        if t.word_bits == 64 and adaptor is not None:
-            value = float(adaptor) / 2.0 ** 63
-        else:
-            value = float(bound["eval_ulp"]) / 2.0 ** int(meta["scale_bits"])
-        kind = "proven"
-    log2_err = math.log2(value)
+        bound = t.kernel.headline_bound_log2
+        if bound is None:
+            raise M3Error(f"kernel '{t.name}': its sidecar states no proven bound")
+        log2_err, kind = bound, "proven"
     return {"error_log2": round(log2_err, 2), "error_kind": kind,
             "budget_2p43": "ok" if log2_err <= BUDGET_LOG2 else "FAIL"}
 
@@ -128,6 +127,8 @@ def measure(t: Target, out: Path, vec_dir: Path, rows: list[vectors.Row],
     assert isinstance(sc, dict)
     return {
         "name": t.name, "word_bits": t.word_bits,
+        "description": None if t.kernel is None else t.kernel.sidecar.get("description"),
+        "table_bytes": None if t.kernel is None else t.kernel.table_bytes,
         "entry": t.entries()[t.main_label()],
         "instructions_per_call": main["instructions_per_call"],
         "instructions_systick": main["instructions_systick"],
@@ -136,6 +137,7 @@ def measure(t: Target, out: Path, vec_dir: Path, rows: list[vectors.Row],
         "cycles_model_worst": main["cycles_model_worst"],
         "long_mul": sc["long_mul"], "div": sc["div"],
         "cond_branches": sc["cond_branches"], "float_calls": sc["float_calls"],
+        "fp_insns": sc["fp_insns"], "indexed_mem": sc["indexed_mem"],
         "other_calls": sc["other_calls"],
         "bit_identical": same, "bit_identical_detail": why,
         "vectors_compared": len(rows) + nrand,
@@ -146,15 +148,13 @@ def measure(t: Target, out: Path, vec_dir: Path, rows: list[vectors.Row],
 
 
 def table(records: list[dict[str, object]]) -> str:
-    head = (f"{'kernel':<16} {'insn/call':>9} {'systick':>8} {'cyc.worst':>9} {'lmul':>5} {'div':>4} {'cbr':>4} "
-            f"{'fcall':>5}  bit-identical  log2 err  2^-43")
-    lines = [head, "-" * len(head)]
-    for r in records:
-        lines.append(f"{r['name']:<16} {r['instructions_per_call']!s:>9} {r['instructions_systick']!s:>8} "
-                     f"{r['cycles_model_worst']!s:>9} {r['long_mul']!s:>5} {r['div']!s:>4} "
-                     f"{r['cond_branches']!s:>4} {r['float_calls']!s:>5}  {r['bit_identical']!s:<13} "
-                     f"{r['error_log2']!s:>8}  {r['budget_2p43']}")
-    return "\n".join(lines)
+    """The terminal table of a run, one row per target."""
+    keys = ("name", "instructions_per_call", "instructions_systick", "cycles_model_worst",
+            "long_mul", "div", "cond_branches", "float_calls", "bit_identical", "error_log2",
+            "budget_2p43")
+    header = ("kernel", "insn/call", "systick", "cyc.worst", "lmul", "div", "cbr", "fcall",
+              "bit-identical", "log2 err", "2^-43")
+    return toolkit_table.text(header, [[r[k] for k in keys] for r in records])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -178,8 +178,8 @@ def main(argv: list[str] | None = None) -> int:
     except M3Error as e:
         print(f"m3: error: {e}", file=sys.stderr)
         return 2
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps({
+    write_text_atomic(args.out, json.dumps({
+        "measured_on": provenance.measured_on(),
         "kernels": records,
         "method": {"count": "QEMU -singlestep -d exec,nochain trace, entry to return",
                    "cross_check": "SysTick under -icount shift=0, N vs 2N calls minus null",

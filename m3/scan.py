@@ -15,24 +15,27 @@ How things are counted:
                 so it is reported apart and not in cond_branches
   float_calls   calls or tail branches to soft-float helpers (__aeabi_d*,
                 __aeabi_f*, __aeabi_*2d/*2f, __*df3/__*sf3, __fix*, __float*)
+  fp_insns      VFP/NEON instructions (none can run on the FPU-less M3)
+  indexed_mem   loads and stores with a register offset, [rN, rM] (a
+                direct table index; reported, judged by the table placement)
   other_calls   every other direct call target, by name; indirect calls
                 (blx rN) are counted in indirect_calls
+
+Every class is defined once, in toolkit.disasm.arm.
 """
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from .disasm import CONDS, Insn, is_conditional_branch
-
-_TARGET = re.compile(r"<([^>+]+)(\+0x[0-9a-f]+)?>")
-_FLOAT = re.compile(r"^__aeabi_(d|f|cd|cf|u?[il]2[df]|ul2[df])|^__\w*[ds]f\d$|^__(fix|float)")
-_LONG_MUL = ("umull", "smull", "umlal", "smlal")
+from toolkit.disasm import arm
+from toolkit.disasm.arm import Insn
 
 
 @dataclass
 class ScanResult:
+    """What the scan found from one entry point."""
+
     entry: str
     functions: list[str] = field(default_factory=list)
     instructions: int = 0
@@ -43,23 +46,36 @@ class ScanResult:
     it_blocks: int = 0
     it_insns: int = 0
     float_calls: int = 0
+    fp_insns: int = 0
+    indexed_mem: int = 0
     indirect_calls: int = 0
     other_calls: Counter[str] = field(default_factory=Counter)
 
     def as_dict(self) -> dict[str, object]:
+        """The JSON form (other_calls sorted by name)."""
         d = dict(self.__dict__)
         d["other_calls"] = dict(sorted(self.other_calls.items()))
         return d
 
 
-def _strip_cond(mnem: str) -> str:
-    for c in CONDS:
-        if mnem.endswith(c) and len(mnem) > len(c) + 1:
-            return mnem[: -len(c)]
-    return mnem
+def _count(insn: Insn, res: ScanResult) -> None:
+    """Add one instruction's classes to the result."""
+    res.instructions += 1
+    res.long_mul += arm.is_long_multiply(insn)
+    res.mul32 += arm.is_mul32(insn)
+    res.div += arm.is_division(insn)
+    res.cond_branches += arm.is_cond_branch(insn)
+    res.indexed_mem += arm.is_indexed(insn)
+    res.indirect_calls += arm.is_indirect_call(insn)
+    res.fp_insns += arm.is_vfp(insn)
+    if arm.is_it(insn):
+        res.it_blocks += 1
+        res.it_insns += len(insn.mnemonic) - 1
 
 
 def scan(insns: dict[int, Insn], entry: str) -> ScanResult:
+    """Scan `entry` and every function it reaches by direct calls and tail
+    branches, each once."""
     by_func: dict[str, list[Insn]] = {}
     for insn in sorted(insns.values(), key=lambda i: i.addr):
         by_func.setdefault(insn.func, []).append(insn)
@@ -71,29 +87,11 @@ def scan(insns: dict[int, Insn], entry: str) -> ScanResult:
         func = todo.pop()
         res.functions.append(func)
         for insn in by_func.get(func, []):
-            res.instructions += 1
-            m = insn.mnemonic
-            if m.startswith(_LONG_MUL):
-                res.long_mul += 1
-            elif _strip_cond(m) in ("mul", "muls", "mla", "mls"):
-                res.mul32 += 1
-            elif m.startswith(("udiv", "sdiv")):
-                res.div += 1
-            if m.startswith("it") and set(m[2:]) <= {"t", "e"}:
-                res.it_blocks += 1
-                res.it_insns += len(m) - 1
-            if is_conditional_branch(insn):
-                res.cond_branches += 1
-            if re.fullmatch(r"blx?", _strip_cond(m)) and not _TARGET.search(insn.operands):
-                res.indirect_calls += 1
+            _count(insn, res)
+            name = arm.call_target(insn)
+            if name is None:
                 continue
-            tgt = _TARGET.search(insn.operands)
-            is_call = m.startswith("bl") and not m.startswith(("ble", "blt", "bls", "blo"))
-            tail = m.startswith("b") and tgt is not None and tgt.group(2) is None and tgt.group(1) != func
-            if tgt is None or not (is_call or tail) or tgt.group(2) is not None:
-                continue
-            name = tgt.group(1)
-            if _FLOAT.search(name):
+            if arm.is_float_helper(name):
                 res.float_calls += 1
             else:
                 res.other_calls[name] += 1

@@ -6,7 +6,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from .disasm import CONDS, Insn, base_mnemonic
+from toolkit.disasm.arm import CONDS, Insn
+
+from .disasm import base_mnemonic
 from .toolchain import M3_DIR, M3Error
 
 TABLE = M3_DIR / "cm3_timing.tsv"

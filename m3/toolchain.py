@@ -9,6 +9,8 @@ from pathlib import Path
 
 M3_DIR = Path(__file__).resolve().parent
 REPO = M3_DIR.parent
+# toolkit/c/test_util.h: hex formatting shared with the other harnesses.
+TOOLKIT_C = REPO / "toolkit" / "c"
 
 ARM_CC = "arm-none-eabi-gcc"
 ARM_OBJDUMP = "arm-none-eabi-objdump"
@@ -67,7 +69,7 @@ def compile_arm(sources: list[Path], out: Path, defines: list[str],
                 includes: list[Path]) -> Path:
     """Link a bare-metal mps2-an385 ELF from `sources` plus the start-up code."""
     return _compile(ARM_CC, ARM_CFLAGS + ARM_LINK, ARM_RUNTIME + sources, out,
-                    defines, [M3_DIR, *includes], ["-lgcc"])
+                    defines, [M3_DIR, TOOLKIT_C, *includes], ["-lgcc"])
 
 
 def compile_host(sources: list[Path], out: Path, defines: list[str],
@@ -75,7 +77,7 @@ def compile_host(sources: list[Path], out: Path, defines: list[str],
     """Build the same program for the host, printing to stdout."""
     cc = os.environ.get("CC", "gcc")
     return _compile(cc, ["-O2"], HOST_RUNTIME + sources, out, defines,
-                    [M3_DIR, *includes], [])
+                    [M3_DIR, TOOLKIT_C, *includes], [])
 
 
 def run_qemu(elf: Path, extra: list[str] | None = None,

@@ -16,7 +16,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .disasm import Insn, writes_pc
+from toolkit.disasm.arm import Insn, writes_pc
 from .timing import Model
 from .toolchain import M3Error, run_qemu
 

@@ -12,8 +12,8 @@ BENCH_RUNS      ?= 31
 BENCH_ROUNDS    ?= 2000
 BENCH_BIN       := $(BENCH_OUT)/bench_main
 BENCH_CHECK     := $(BENCH_OUT)/check_refs
-BENCH_INCLUDES  := -Ibench -Iruntime -I$(BENCH_GENERATED)
-BENCH_HEADERS   := bench/loops.h bench/refs.h runtime/facct_ref.h runtime/facct_ref.c \
+BENCH_INCLUDES  := -Ibench -Iruntime -Itoolkit/c -I$(BENCH_GENERATED)
+BENCH_HEADERS   := bench/loops.h bench/refs.h toolkit/c/test_util.h runtime/facct_ref.h runtime/facct_ref.c \
                    $(wildcard $(BENCH_GENERATED)/*/*.h)
 
 HELP_LINES += "  make bench           -- time references and 64-bit kernels (chain/batch cycles, callgrind instructions): build/bench.json, build/bench.svg"
@@ -24,7 +24,7 @@ HELP_LINES += "  make bench-baseline  -- rewrite bench/instructions_baseline.jso
 # Always rerun: the kernel list may change; the script rewrites the file
 # only when its content changes, so nothing is rebuilt needlessly.
 bench-registry:
-	@$(PY) bench/gen_registry.py $(BENCH_GENERATED) $(BENCH_OUT)/registry.c $(BENCH_KERNELS)
+	@$(PY) -m bench.gen_registry $(BENCH_GENERATED) $(BENCH_OUT)/registry.c $(BENCH_KERNELS)
 
 $(BENCH_OUT)/registry.c: bench-registry ;
 
@@ -36,12 +36,12 @@ $(BENCH_CHECK): bench/check_refs.c runtime/facct_ref.c $(BENCH_HEADERS)
 	$(CC) $(BENCH_CFLAGS) $(BENCH_INCLUDES) bench/check_refs.c runtime/facct_ref.c -o $@
 
 bench: $(BENCH_BIN)
-	$(PY) bench/run.py --bin $(BENCH_BIN) --runs $(BENCH_RUNS) --rounds $(BENCH_ROUNDS) \
-	    --cc "$(CC)" --cflags="$(BENCH_CFLAGS)" --audit $(BUILD)/audit.json \
+	$(PY) -m bench.run --bin $(BENCH_BIN) --runs $(BENCH_RUNS) --rounds $(BENCH_ROUNDS) \
+	    --cc "$(CC)" --cflags="$(BENCH_CFLAGS)" --generated $(BENCH_GENERATED) \
 	    --json $(BUILD)/bench.json --svg $(BUILD)/bench.svg
 
 bench-baseline: $(BENCH_BIN)
-	$(PY) bench/baseline.py write $(BENCH_BIN) bench/instructions_baseline.json
+	$(PY) -m bench.baseline write $(BENCH_BIN) bench/instructions_baseline.json
 
 # Candidate flagships (kernels/candidates/*.toml) timed next to falcon_x86
 # and the references in one run: how the README's "segmented variants
@@ -53,8 +53,8 @@ HELP_LINES += "  make bench-candidates -- render kernels/candidates/*.toml and t
 bench-candidates: gen-stamps
 	$(PY) -m gen render $(wildcard kernels/candidates/*.toml) --out $(CANDIDATE_DIR)/gen --quiet
 	rm -rf $(CANDIDATE_DIR)/gen/falcon_x86 && cp -r generated/falcon_x86 $(CANDIDATE_DIR)/gen/
-	$(PY) bench/gen_registry.py $(CANDIDATE_DIR)/gen $(CANDIDATE_DIR)/registry.c falcon_x86 $(CANDIDATES)
-	$(CC) $(BENCH_CFLAGS) -Ibench -Iruntime -I$(CANDIDATE_DIR)/gen bench/harness.c $(CANDIDATE_DIR)/registry.c -o $(CANDIDATE_DIR)/bench_main
-	$(PY) bench/run.py --bin $(CANDIDATE_DIR)/bench_main --runs 5 --rounds 400 \
-	    --cc "$(CC)" --cflags="$(BENCH_CFLAGS)" --audit $(BUILD)/audit.json \
+	$(PY) -m bench.gen_registry $(CANDIDATE_DIR)/gen $(CANDIDATE_DIR)/registry.c falcon_x86 $(CANDIDATES)
+	$(CC) $(BENCH_CFLAGS) -Ibench -Iruntime -Itoolkit/c -I$(CANDIDATE_DIR)/gen bench/harness.c $(CANDIDATE_DIR)/registry.c -o $(CANDIDATE_DIR)/bench_main
+	$(PY) -m bench.run --bin $(CANDIDATE_DIR)/bench_main --runs 5 --rounds 400 \
+	    --cc "$(CC)" --cflags="$(BENCH_CFLAGS)" --generated $(CANDIDATE_DIR)/gen \
 	    --json $(CANDIDATE_DIR)/bench.json --svg $(CANDIDATE_DIR)/bench.svg

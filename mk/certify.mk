@@ -13,7 +13,7 @@
 
 CERTIFY_DIR      := $(BUILD)/certify
 CERTIFY_JOBS     ?= 2
-CERTIFY_SIDECARS := $(foreach k,$(KERNELS),generated/$(k)/$(k).json)
+CERTIFY_FOLDERS  := $(foreach k,$(KERNELS),generated/$(k))
 
 .PHONY: certify certify-sollya
 
@@ -21,8 +21,9 @@ HELP_LINES += "  make certify        -- Gappa re-proves every kernel's evaluatio
 HELP_LINES += "  make certify-sollya -- Sollya's supnorm cross-checks every segment's approximation bound"
 
 certify: gen-stamps
-	$(PY) -m certify.gappa_run --build $(CERTIFY_DIR) --jobs $(CERTIFY_JOBS) $(CERTIFY_SIDECARS)
+	$(PY) -m certify.gappa_run --build $(CERTIFY_DIR) --jobs $(CERTIFY_JOBS) $(CERTIFY_FOLDERS)
 
 certify-sollya: gen-stamps
-	@status=0; for s in $(CERTIFY_SIDECARS); do \
-	    $(PY) -m certify.sollya_check $$s || status=1; done; exit $$status
+	@mkdir -p $(CERTIFY_DIR); status=0; for s in $(CERTIFY_FOLDERS); do \
+	    $(PY) -m certify.sollya_check $$s --json $(CERTIFY_DIR)/$$(basename $$s).sollya.json \
+	        || status=1; done; exit $$status

@@ -37,13 +37,13 @@ generated/$(1)/$(1).h generated/$(1)/$(1)_table.h generated/$(1)/fxp.h \
 $(CHECK_DIR)/$(1)_ref.h: kernels/$(1).toml $(wildcard gen/*.py) | $(CHECK_DIR)
 	$(PY) -m gen mpfr-ref $$< > $$@.tmp && mv $$@.tmp $$@
 
-$(CHECK_DIR)/$(1).plan: generated/$(1)/$(1).json verify/plan.py | $(CHECK_DIR)
-	$(PY) verify/plan.py $$< -o $$@
+$(CHECK_DIR)/$(1).plan: generated/$(1)/$(1).json verify/plan.py kfolder/__init__.py | $(CHECK_DIR)
+	$(PY) -m verify.plan generated/$(1) -o $$@
 
-$(CHECK_DIR)/check_$(1): verify/check.c verify/fastref.h $(CHECK_DIR)/fastref.o \
+$(CHECK_DIR)/check_$(1): verify/check.c verify/fastref.h toolkit/c/test_util.h $(CHECK_DIR)/fastref.o \
 		generated/$(1)/$(1).h generated/$(1)/$(1)_table.h generated/$(1)/fxp.h \
 		$(CHECK_DIR)/$(1)_ref.h
-	$(CC) $(CHECK_CFLAGS) -Iverify -Igenerated/$(1) -I$(CHECK_DIR) \
+	$(CC) $(CHECK_CFLAGS) -Iverify -Itoolkit/c -Igenerated/$(1) -I$(CHECK_DIR) \
 		-DKNAME=$(1) -DKUNAME=$(shell echo $(1) | tr a-z A-Z) \
 		-DKHEADER='"$(1).h"' -DREF_HEADER='"$(1)_ref.h"' \
 		$$< $(CHECK_DIR)/fastref.o -o $$@ $(CHECK_LIBS)
@@ -57,9 +57,9 @@ $(foreach k,$(KERNELS),$(eval $(call CHECK_KERNEL_RULES,$(k))))
 check: $(foreach k,$(KERNELS),$(CHECK_DIR)/$(k).json)
 
 audit: check
-	$(PY) verify/audit.py --generated generated --check-dir $(CHECK_DIR) \
+	$(PY) -m verify.audit --generated generated --check-dir $(CHECK_DIR) \
 		--ct $(BUILD)/ct.json --berexp $(BUILD)/berexp.json \
 		--out $(BUILD)/audit.json $(KERNELS)
 
 check-bench: $(foreach k,$(KERNELS),$(CHECK_DIR)/check_$(k) $(CHECK_DIR)/$(k).plan)
-	$(PY) verify/bench.py --check-dir $(CHECK_DIR) --threads $(CHECK_THREADS) $(KERNELS)
+	$(PY) -m verify.checker_speed --check-dir $(CHECK_DIR) --threads $(CHECK_THREADS) $(KERNELS)

@@ -44,7 +44,7 @@ $(BUILD)/gen/%.stamp: kernels/%.toml $(GEN_SOURCES)
 gen-stamps: $(GEN_STAMPS)
 
 test: deps
-	$(PY) tests/run_tests.py
+	$(PY) -m tests.run_tests
 
 clean:
 	rm -rf $(BUILD)
@@ -55,9 +55,9 @@ OUT ?= $(BUILD)/user
 kernel:
 	@test -n "$(CONFIG)" || { echo "make kernel: set CONFIG=path/to/config.toml" >&2; exit 2; }
 	$(PY) -m gen render "$(CONFIG)" --out "$(OUT)"
-	$(PY) verify/user_kernel.py "$(CONFIG)" --generated "$(OUT)" --build $(BUILD)/user-check
+	$(PY) -m verify kernel "$(CONFIG)" --generated "$(OUT)" --build $(BUILD)/user-check
 
 vendor:
 	@test -n "$(KERNEL)" -a -n "$(DEST)" || { echo "make vendor: set KERNEL=name DEST=dir" >&2; exit 2; }
 	@test -d generated/$(KERNEL) || { echo "make vendor: no kernel generated/$(KERNEL)" >&2; exit 2; }
-	$(PY) verify/vendor.py generated/$(KERNEL) "$(DEST)"
+	$(PY) -m verify vendor generated/$(KERNEL) "$(DEST)"

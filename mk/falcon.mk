@@ -33,4 +33,4 @@ berexp-quick: gen-stamps
 	    --out $(FALCON_BUILD)/berexp_quick.json $(KERNELS)
 
 falcon-test:
-	$(PY) tests/run_tests.py test_falcon.py
+	$(PY) -m tests.run_tests test_falcon.py

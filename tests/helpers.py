@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import subprocess
 import tempfile
 import unittest
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
+
+import kfolder
 
 ROOT = Path(__file__).resolve().parent.parent
 GENERATED = ROOT / "generated"
@@ -28,6 +31,32 @@ def tree_hash(folder: Path, ignore: Callable[[str], str] = lambda text: text) ->
             h.update(p.name.encode())
             h.update(ignore(p.read_text()).encode() if p.suffix in (".h", ".json") else p.read_bytes())
     return h.hexdigest()
+
+
+def minimal_sidecar(name: str, **overrides: Any) -> dict[str, Any]:
+    """The smallest sidecar kfolder accepts, for a 64-bit kernel with Falcon
+    adaptors, with `overrides` applied (a value of None removes the key)."""
+    data: dict[str, Any] = {"schema_version": kfolder.SCHEMA_VERSION, "name": name,
+                            "word_bits": 64, "scale_bits": 63, "segments": 1, "degree": 12,
+                            "table_bytes": 104, "table_access": "none",
+                            "falcon_adaptors": True, "uses_float": False,
+                            "bound": {"eval_ulp": 1.0, "expm_p63_2p63": 1.0,
+                                      "fpr_expm_p63_2p63": 1.0}}
+    data.update(overrides)
+    return {k: v for k, v in data.items() if v is not None}
+
+
+def write_kernel_folder(root: Path, sidecar: dict[str, Any], folder_name: str | None = None) -> Path:
+    """A kernel folder root/<name> holding `sidecar` and stand-in headers
+    (the ones kfolder requires for it); returns the folder."""
+    name = folder_name or str(sidecar["name"])
+    folder = root / name
+    folder.mkdir(parents=True, exist_ok=True)
+    stub = kfolder.Kernel(name, folder, sidecar)
+    stub.sidecar_path.write_text(json.dumps(sidecar, indent=1))
+    for header in (stub.header, stub.falcon_header):
+        header.write_text("/* stand-in */\n")
+    return folder
 
 
 def compile_and_run(source: str, include_dirs: list[Path], extra_sources: list[Path] = (),

@@ -1,7 +1,7 @@
 """Run every test (Python unittest; C tests are driven from them) and end
 with the line ``N passed, M failed`` (plus ``, K skipped`` when any are).
 
-Usage: python3 tests/run_tests.py [pattern ...]   (default: test_*.py)
+Usage: python3 -m tests.run_tests [pattern ...]   (default: test_*.py)
 """
 
 from __future__ import annotations

@@ -15,13 +15,12 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, str(ROOT))
 
-import baseline  # noqa: E402
-import gen_registry  # noqa: E402
-import plot  # noqa: E402
-import run  # noqa: E402
-from stats import filtered_summary, percentile  # noqa: E402
+import kfolder  # noqa: E402
+from bench import baseline, gen_registry, plot, run  # noqa: E402
+from bench.stats import filtered_summary, percentile  # noqa: E402
+from tests.helpers import GENERATED, minimal_sidecar, write_kernel_folder  # noqa: E402
 
 BIN = ROOT / "build" / "bench" / "bench_main"
 CHECK = ROOT / "build" / "bench" / "check_refs"
@@ -90,11 +89,8 @@ class ReferencesBitExact(unittest.TestCase):
 
 class Registry(unittest.TestCase):
     def write_kernel(self, root: Path, name: str, bits: int, side_name: str | None = None) -> None:
-        d = root / name
-        d.mkdir()
-        (d / f"{name}.json").write_text(json.dumps({"name": side_name or name, "word_bits": bits}))
-        if bits == 64:
-            (d / f"{name}_falcon.h").write_text("/* stand-in */\n")
+        write_kernel_folder(root, minimal_sidecar(side_name or name, word_bits=bits,
+                                                  falcon_adaptors=bits == 64), folder_name=name)
 
     def test_only_64_bit_kernels_are_benchmarked(self) -> None:
         with tempfile.TemporaryDirectory() as tmp:
@@ -114,13 +110,13 @@ class Registry(unittest.TestCase):
             self.write_kernel(root, "liar", 64, side_name="other")
             self.write_kernel(root, "facct_double", 64)
             for name in ("absent", "liar", "not-an-identifier"):
-                with self.assertRaises(gen_registry.RegistryError, msg=name):
+                with self.assertRaises(kfolder.KernelFolderError, msg=name):
                     gen_registry.load_kernel(root, name)
             clash = gen_registry.load_kernel(root, "facct_double")
             with self.assertRaises(gen_registry.RegistryError):
                 gen_registry.render([clash])
-            p = subprocess.run([sys.executable, str(ROOT / "bench" / "gen_registry.py"), tmp,
-                                str(root / "r.c"), "absent"], capture_output=True, text=True)
+            p = subprocess.run([sys.executable, "-m", "bench.gen_registry", tmp,
+                                str(root / "r.c"), "absent"], capture_output=True, text=True, cwd=ROOT)
         self.assertEqual(p.returncode, 1)
         self.assertEqual(len(p.stderr.strip().splitlines()), 1)
 
@@ -182,22 +178,28 @@ class Harness(unittest.TestCase):
             self.assertNotEqual(p.returncode, 0, args)
             self.assertEqual(len(p.stderr.strip().splitlines()), 1, args)
 
-    def test_kernel_errors_prefer_proven_bound(self) -> None:
+    def test_kernel_errors_are_the_folders_proven_bounds(self) -> None:
+        """The bench takes each kernel's error from its kernel folder, so it
+        plots every kernel without an audit run."""
         with tempfile.TemporaryDirectory() as tmp:
-            audit = Path(tmp) / "audit.json"
-            audit.write_text(json.dumps({"kernels": [
-                {"name": "a", "expm_p63": {"max_err_2p63": 0.5}, "bound": {"expm_p63_2p63": 0.7}},
-                {"name": "b", "expm_p63": {"max_err_2p63": 0.4}},
-                {"name": "c", "expm_p63": None},
-                {"name": "d", "expm_p63": {"max_err_2p63": 0.5},
-                 "bound": {"expm_p63_2p63": 0.7, "fpr_expm_p63_2p63": 0.8}}]}))
-            errors = run.kernel_errors(audit)
+            root = Path(tmp)
+            write_kernel_folder(root, minimal_sidecar("a", bound={"expm_p63_2p63": 0.7}))
+            write_kernel_folder(root, minimal_sidecar("c", bound={}))
+            write_kernel_folder(root, minimal_sidecar(
+                "d", bound={"expm_p63_2p63": 0.7, "fpr_expm_p63_2p63": 0.8}))
+            errors = run.kernel_errors(root, ["a", "c", "d"])
+            with self.assertRaises(kfolder.KernelFolderError):
+                run.kernel_errors(root, ["absent"])
         self.assertEqual(errors["a"][0], 0.7)
         self.assertEqual(errors["d"][0], 0.8)   # the adaptors' bound: the bench calls them
         self.assertIn("proven", errors["a"][1])
-        self.assertEqual(errors["b"][0], 0.4)
-        self.assertIn("measured", errors["b"][1])
         self.assertNotIn("c", errors)
+
+    def test_shipped_kernels_all_have_an_error_figure(self) -> None:
+        """Every shipped 64-bit kernel gets a point on the plot."""
+        names = [n for n in kfolder.names(GENERATED) if kfolder.load(GENERATED, n).word_bits == 64]
+        self.assertTrue(names)
+        self.assertEqual(sorted(run.kernel_errors(GENERATED, names)), sorted(names))
 
 
 class InstructionBaseline(unittest.TestCase):
@@ -206,8 +208,8 @@ class InstructionBaseline(unittest.TestCase):
     def test_counts_match_committed_baseline(self) -> None:
         # The regression test: callgrind counts are deterministic, so any
         # move beyond the tolerance is a code, compiler or flag change.
-        p = subprocess.run([sys.executable, str(ROOT / "bench" / "baseline.py"), "check",
-                            str(BIN), str(self.BASELINE)], capture_output=True, text=True)
+        p = subprocess.run([sys.executable, "-m", "bench.baseline", "check",
+                            str(BIN), str(self.BASELINE)], capture_output=True, text=True, cwd=ROOT)
         self.assertEqual(p.returncode, 0, p.stderr)
 
     def test_comparison_catches_changes(self) -> None:

@@ -12,13 +12,15 @@ import unittest
 from fractions import Fraction
 from pathlib import Path
 
+import kfolder
 from certify import sollya_check
 from certify import gappa_script as gappa
-from tests.helpers import GENERATED, ROOT, shipped_kernels
+from tests.helpers import GENERATED, ROOT, shipped_kernels, write_kernel_folder
 
 
 def _sidecar(name: str) -> dict:
-    return json.loads((GENERATED / name / f"{name}.json").read_text())
+    """A copy of the shipped kernel's sidecar, for the tests to alter."""
+    return copy.deepcopy(kfolder.load(GENERATED, name).sidecar)
 
 
 def _certify(*sidecars: Path, build: Path) -> subprocess.CompletedProcess:
@@ -35,15 +37,13 @@ class GappaTest(unittest.TestCase):
         self.tmp.cleanup()
 
     def _write(self, data: dict) -> Path:
-        path = self.dir / f"{data['name']}.json"
-        path.write_text(json.dumps(data))
-        return path
+        return write_kernel_folder(self.dir, data)
 
     def test_shipped_kernels_proven(self) -> None:
-        names = [n for n in shipped_kernels() if (GENERATED / n / f"{n}.json").exists()
+        names = [n for n in shipped_kernels() if n in kfolder.names(GENERATED)
                  and not gappa.has_limb_products(_sidecar(n))]
         self.assertTrue(names, "no generated kernels to certify")
-        proc = _certify(*(GENERATED / n / f"{n}.json" for n in names), build=self.dir / "b")
+        proc = _certify(*(GENERATED / n for n in names), build=self.dir / "b")
         self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
         for name in names:
             summary = json.loads((self.dir / "b" / f"{name}.result.json").read_text())

@@ -15,8 +15,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from ct.scan import parse_objdump, scan_function  # noqa: E402
+import kfolder  # noqa: E402
+from ct.scan import scan_function  # noqa: E402
 from ct.taint import parse_memcheck_xml  # noqa: E402
+from toolkit.disasm.x86 import parse_objdump  # noqa: E402
 
 # A hand-written listing in the format of `objdump -dr --no-show-raw-insn`.
 # f_clean: multiply chain, rip-relative load, stack spill of a secret and
@@ -149,7 +151,8 @@ class TestMemcheckParser(unittest.TestCase):
 def generated_kernels() -> list[str]:
     """Kernels of KERNELS (kernels/*.toml) whose generated folder exists."""
     names = sorted(p.stem for p in (ROOT / "kernels").glob("*.toml"))
-    return [n for n in names if (ROOT / "generated" / n / f"{n}.json").is_file()]
+    present = set(kfolder.names(ROOT / "generated"))
+    return [n for n in names if n in present]
 
 
 def run_ct(out: Path, *extra: str) -> subprocess.CompletedProcess[str]:

@@ -27,7 +27,7 @@ from falcon.berexp import build_berexp, run_berexp, SIGMA_MIN, consistent  # noq
 from falcon.compat import build_compat, perturbed_copy, run_compat  # noqa: E402
 from falcon.fpscan import fp_instructions, function_lines  # noqa: E402
 from falcon.kernels import (FALCON, VECTORS, Kernel, adaptor_kernels,  # noqa: E402
-                            build_probe, compile_c, generated_names, run_probe)
+                            build_probe, compile_c, defines, generated_names, run_probe)
 
 SAN = ["-fsanitize=undefined,address", "-fno-sanitize-recover=all", "-g"]
 GENERAL_REGS = ["-mgeneral-regs-only"]
@@ -206,19 +206,19 @@ class AdaptorTests(unittest.TestCase):
         """ccs == 1.0 gives exp(-x) 2^63 within the proven bound + 1 (the
         reference gives 0 there); in-domain inputs meet the proven bound."""
         for k in _Probes.kernels:
-            self.assertIsNotNone(k.bound_2p63, f"{k.name}: sidecar has no bound")
+            self.assertIsNotNone(k.fpr_bound_2p63, f"{k.name}: sidecar has no bound")
             out = self.out(k.name)
             for x in X_INSIDE:
                 got = out[(x, ONE)][0]
                 self.assertGreater(got, 0)
                 err = abs(got - exact_2p63(q64(x), None))
-                self.assertLessEqual(err, k.bound_2p63 + 1, f"{k.name} x={x:016x}")
+                self.assertLessEqual(err, k.fpr_bound_2p63 + 1, f"{k.name} x={x:016x}")
             inside = [case for case in _Probes.cases[-30000:][:600]
                       if case[0] <= LN2_DOWN and case[1] < ONE]
             self.assertGreater(len(inside), 300)
             for x, c in inside + [(x, c) for x in X_INSIDE for c in C_INSIDE]:
                 err = abs(out[(x, c)][0] - exact_2p63(q64(x), q64(c)))
-                self.assertLessEqual(err, k.bound_2p63, f"{k.name} x={x:016x} c={c:016x}")
+                self.assertLessEqual(err, k.fpr_bound_2p63, f"{k.name} x={x:016x} c={c:016x}")
 
     def test_sanitized_builds_agree(self) -> None:
         """gcc and clang builds under ASan + UBSan (clang's includes
@@ -256,13 +256,13 @@ class AdaptorTests(unittest.TestCase):
                 inc = [FALCON, k.folder]
                 for cc in ("gcc", "clang"):
                     obj = compile_c([FALCON / "emu_wrap.c"], Path(tmp) / f"{k.name}_{cc}.o",
-                                    inc, [*k.defines(), *GENERAL_REGS], cc, object_only=True)
+                                    inc, [*defines(k), *GENERAL_REGS], cc, object_only=True)
                     self.assertEqual(fp_instructions(function_lines(obj, "falcon_emu_wrap")), [])
                     plain = compile_c([FALCON / "emu_wrap.c"], Path(tmp) / f"{k.name}_{cc}_p.o",
-                                      inc, k.defines(), cc, object_only=True)
+                                      inc, defines(k), cc, object_only=True)
                     self.assertEqual(fp_instructions(function_lines(plain, "falcon_emu_wrap")), [])
                     ctl = compile_c([FALCON / "native_wrap.c"], Path(tmp) / f"{k.name}_{cc}_n.o",
-                                    inc, k.defines(), cc, object_only=True)
+                                    inc, defines(k), cc, object_only=True)
                     self.assertNotEqual(
                         fp_instructions(function_lines(ctl, "falcon_native_wrap")), [])
 

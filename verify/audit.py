@@ -18,8 +18,8 @@ triple in COLUMNS; a column whose path no kernel has is left out.  A new
 figure (a proven bound, a constant-time verdict) therefore needs one line in
 each list, not new code.
 
-Usage: python3 verify/audit.py [--generated DIR] [--check-dir DIR]
-                               [--out FILE] NAME...
+Usage: python3 -m verify.audit [--generated DIR] [--check-dir DIR]
+                                 [--out FILE] NAME...
 """
 from __future__ import annotations
 
@@ -29,6 +29,10 @@ import math
 import sys
 from pathlib import Path
 from typing import Any, Callable, Union
+
+import kfolder
+from toolkit import provenance, table
+from toolkit.files import write_text_atomic
 
 FALCON_BUDGET_LOG2 = -43.0
 
@@ -72,9 +76,12 @@ def judged_log2_error(entry: dict[str, Any]) -> float:
 
 def kernel_entry(name: str, generated: Path, check_dir: Path) -> dict[str, Any]:
     """The audit entry of one kernel."""
-    sidecar_path = generated / name / f"{name}.json"
+    try:
+        kernel = kfolder.load(generated, name)
+    except kfolder.KernelFolderError as exc:
+        raise AuditError(str(exc)) from None
+    sidecar_path, sidecar = kernel.sidecar_path, kernel.sidecar
     check_path = check_dir / f"{name}.json"
-    sidecar = _load(sidecar_path)
     check = _load(check_path)
     entry: dict[str, Any] = {"name": name}
     entry.update(_pick(sidecar, SIDECAR_FIELDS, str(sidecar_path)))
@@ -203,12 +210,7 @@ def render_table(entries: list[dict[str, Any]]) -> str:
     """A plain-text table; columns no kernel has are left out."""
     cells = [[_cell(e, c) for c in COLUMNS] for e in entries]
     keep = [i for i in range(len(COLUMNS)) if any(row[i] is not None for row in cells)]
-    rows = [[COLUMNS[i][0] for i in keep]]
-    rows += [[row[i] if row[i] is not None else "-" for i in keep] for row in cells]
-    widths = [max(len(r[j]) for r in rows) for j in range(len(keep))]
-    lines = ["  ".join(text.rjust(w) for text, w in zip(r, widths)) for r in rows]
-    lines.insert(1, "  ".join("-" * w for w in widths))
-    return "\n".join(lines)
+    return table.text([COLUMNS[i][0] for i in keep], [[row[i] for i in keep] for row in cells])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -227,8 +229,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"audit: error: {exc}", file=sys.stderr)
         return 2
     print(render_table(entries))
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps({"kernels": entries}, indent=2) + "\n", encoding="utf-8")
+    write_text_atomic(args.out, json.dumps({"measured_on": provenance.measured_on(),
+                                            "kernels": entries}, indent=2) + "\n")
     return 0
 
 

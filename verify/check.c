@@ -62,6 +62,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "test_util.h"
+
 #include <gmp.h>
 #include <mpfr.h>
 
@@ -274,21 +276,14 @@ static size_t merge_ranges(struct range *r, size_t n)
 
 /* ------------------------------------------------------------ randomness */
 
-/* SplitMix64: a small, well-mixed generator; statistical quality is all the
- * checker needs (the inputs are public test points). */
-static inline uint64_t splitmix64(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15u);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
-    return z ^ (z >> 31);
-}
+/* Random inputs come from tu_splitmix64 (toolkit/c/test_util.h):
+ * statistical quality is all the checker needs (public test points). */
 
 /* Uniform in [lo, hi] by a 64x64 multiply-high; the bias is below
  * span / 2^64 and irrelevant for test inputs. */
 static inline uint64_t uniform(uint64_t *s, uint64_t lo, uint64_t hi)
 {
-    uint64_t r = splitmix64(s);
+    uint64_t r = tu_splitmix64(s);
     if (lo == 0 && hi == UINT64_MAX)
         return r;
     return lo + (uint64_t)(((u128)r * (hi - lo + 1)) >> 64);
@@ -298,7 +293,7 @@ static inline uint64_t uniform(uint64_t *s, uint64_t lo, uint64_t hi)
  * other 63 bits random. */
 static inline uint64_t random_w(uint64_t *s)
 {
-    return ((uint64_t)1 << 63) | (splitmix64(s) >> 1);
+    return ((uint64_t)1 << 63) | (tu_splitmix64(s) >> 1);
 }
 
 /* ------------------------------------------------------------- reference */
@@ -474,7 +469,7 @@ static void run_block(struct worker *wk, struct ctx *c, const struct task *t,
     uint64_t n = t->count - start < BLOCK ? t->count - start : BLOCK;
     /* A per-block stream: (seed, first block index of the task, block). */
     uint64_t s = wk->sh->seed ^ (t->first_block + b) * 0xD1B54A32D192ED03u;
-    splitmix64(&s);
+    tu_splitmix64(&s);
     switch (t->kind) {
     case T_RANGE:
         for (uint64_t i = 0; i < n; i++) {
@@ -556,7 +551,7 @@ static struct ref_test compare_ref(uint64_t count, uint64_t seed)
     mpfr_t x, y, d;
     mpfr_inits2(MPFR_BITS, x, y, d, (mpfr_ptr)0);
     for (uint64_t i = 0; i < count; i++) {
-        uint64_t z = i == 0 ? 0 : i == 1 ? UINT64_MAX : splitmix64(&s);
+        uint64_t z = i == 0 ? 0 : i == 1 ? UINT64_MAX : tu_splitmix64(&s);
         u128 v = fastref_exp_q127(z);
         mpfr_set_uj_2exp(x, z, -64, MPFR_RNDN);
         kernel_ref_f(y, x);

@@ -15,14 +15,17 @@ parser:
 Segments reaching above z_max are clipped to it (a power-of-two segmentation
 may overhang the domain); segments entirely above z_max are dropped.
 
-Usage: python3 verify/plan.py SIDECAR.json [-o PLAN]
+Usage: python3 -m verify.plan KERNEL_FOLDER [-o PLAN]
 """
 from __future__ import annotations
 
 import argparse
-import json
 import sys
+from pathlib import Path
 from typing import Any
+
+import kfolder
+from toolkit.files import write_text_atomic
 
 
 class PlanError(ValueError):
@@ -115,22 +118,21 @@ def build_plan(sidecar: dict[str, Any]) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("sidecar", help="generated/<name>/<name>.json")
-    parser.add_argument("-o", "--output", help="plan file (default: stdout)")
+    parser.add_argument("kernel", type=Path,
+                        help="a kernel folder (generated/<name>) or its sidecar")
+    parser.add_argument("-o", "--output", type=Path, help="plan file (default: stdout)")
     args = parser.parse_args(argv)
     try:
-        with open(args.sidecar, encoding="utf-8") as f:
-            sidecar = json.load(f)
-        if not isinstance(sidecar, dict):
-            raise PlanError("sidecar: expected a JSON object")
-        lines = build_plan(sidecar)
-    except (OSError, json.JSONDecodeError, PlanError) as exc:
-        print(f"plan: error: {args.sidecar}: {exc}", file=sys.stderr)
+        lines = build_plan(kfolder.load_path(args.kernel).sidecar)
+    except kfolder.KernelFolderError as exc:
+        print(f"plan: error: {exc}", file=sys.stderr)
+        return 2
+    except PlanError as exc:
+        print(f"plan: error: {args.kernel}: {exc}", file=sys.stderr)
         return 2
     text = "\n".join(lines) + "\n"
     if args.output:
-        with open(args.output, "w", encoding="utf-8") as f:
-            f.write(text)
+        write_text_atomic(args.output, text)
     else:
         sys.stdout.write(text)
     return 0

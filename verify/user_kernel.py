@@ -9,13 +9,12 @@ runs this: it writes, under the build folder,
     <name>.json      the measured errors (full coverage unless --check-args)
     audit.json       the audit entry, and prints the audit table.
 
-Usage: python3 verify/user_kernel.py CONFIG --generated OUT --build DIR
+Usage: python3 -m verify kernel CONFIG --generated OUT --build DIR
                                      [--threads N] [--check-args "..."]
 """
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shlex
 import subprocess
@@ -23,8 +22,8 @@ import sys
 import tomllib
 from pathlib import Path
 
-import audit
-import plan
+import kfolder
+from verify import audit, plan
 
 VERIFY = Path(__file__).resolve().parent
 ROOT = VERIFY.parent
@@ -60,22 +59,23 @@ def run(cmd: list[str], what: str, stdout: Path | None = None) -> None:
 def check_user_kernel(config: Path, generated: Path, build: Path, threads: int,
                       check_args: list[str]) -> None:
     name = kernel_name(config)
-    kdir = generated / name
-    if not (kdir / f"{name}.h").is_file() or not (kdir / f"{name}.json").is_file():
-        raise UserKernelError(f"{kdir}: no rendered kernel {name}.h / {name}.json")
+    try:
+        kernel = kfolder.load(generated, name)
+    except kfolder.KernelFolderError as exc:
+        raise UserKernelError(str(exc)) from None
+    kdir = kernel.folder
     build.mkdir(parents=True, exist_ok=True)
     run([sys.executable, "-m", "gen", "mpfr-ref", str(config)], "gen mpfr-ref",
         stdout=build / f"{name}_ref.h")
-    sidecar = json.loads((kdir / f"{name}.json").read_text(encoding="utf-8"))
     try:
-        lines = plan.build_plan(sidecar)
+        lines = plan.build_plan(kernel.sidecar)
     except plan.PlanError as exc:
-        raise UserKernelError(f"{kdir / f'{name}.json'}: {exc}") from exc
+        raise UserKernelError(f"{kernel.sidecar_path}: {exc}") from exc
     (build / f"{name}.plan").write_text("\n".join(lines) + "\n", encoding="utf-8")
     binary = build / f"check_{name}"
     run([os.environ.get("CC", "cc"), "-O2", "-Wall", "-Wextra", "-std=gnu11",
-         f"-I{VERIFY}", f"-I{kdir.resolve()}", f"-I{build.resolve()}",
-         f"-DKNAME={name}", f"-DKUNAME={name.upper()}", f'-DKHEADER="{name}.h"',
+         f"-I{VERIFY}", f"-I{ROOT / 'toolkit' / 'c'}", f"-I{kdir.resolve()}", f"-I{build.resolve()}",
+         f"-DKNAME={name}", f"-DKUNAME={name.upper()}", f'-DKHEADER="{kernel.header.name}"',
          f'-DREF_HEADER="{name}_ref.h"', str(VERIFY / "check.c"), str(VERIFY / "fastref.c"),
          "-o", str(binary.resolve()), "-lmpfr", "-lgmp", "-lpthread", "-lm"], "compiling the checker")
     run([str(binary.resolve()), "--plan", str((build / f"{name}.plan").resolve()),
@@ -87,7 +87,8 @@ def check_user_kernel(config: Path, generated: Path, build: Path, threads: int,
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python3 -m verify kernel",
+                                     description=__doc__.splitlines()[0])
     parser.add_argument("config", type=Path)
     parser.add_argument("--generated", type=Path, required=True)
     parser.add_argument("--build", type=Path, required=True)
@@ -101,7 +102,3 @@ def main(argv: list[str] | None = None) -> int:
         print(f"user_kernel: error: {exc}", file=sys.stderr)
         return 2
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -9,23 +9,11 @@
 #include <stdint.h>
 #include <string.h>
 #include "ct_entry.h"
+#include "test_util.h"
 
-/* splitmix64: a small, good-enough generator for test inputs (not for
- * cryptography).  The state is passed explicitly so runs are reproducible
- * from a seed. */
-static inline uint64_t ct_rand(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15u);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
-    return z ^ (z >> 31);
-}
-
-/* A uniform double in [0, 1) with 53 random bits. */
-static inline double ct_unit(uint64_t *s)
-{
-    return (double)(ct_rand(s) >> 11) * 0x1p-53;
-}
+/* Test inputs come from the shared SplitMix64 (toolkit/c/test_util.h,
+ * tu_splitmix64 and tu_unit53); the state is passed explicitly so runs are
+ * reproducible from a seed. */
 
 static inline uint64_t ct_dbl_bits(double v)
 {
@@ -66,8 +54,8 @@ static inline void ct_encode(enum ct_kind kind, double x, double ccs,
 /* A random (x, ccs) in the domain. */
 static inline void ct_random_pair(uint64_t *s, double *x, double *ccs)
 {
-    *x = ct_unit(s) * 0.69314718055994530942;
-    *ccs = 0.61 + 0.39 * ct_unit(s);
+    *x = tu_unit53(s) * 0.69314718055994530942;
+    *ccs = 0.61 + 0.39 * tu_unit53(s);
 }
 
 /* The fixed class of the t-test: a typical input from the middle of the

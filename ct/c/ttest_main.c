@@ -94,7 +94,7 @@ static void run_batch(const struct ct_entry *e, struct ct_batch *bt, unsigned n,
     for (i = 0; i < n; i++) {
         double x = CT_FIXED_X, ccs = CT_FIXED_CCS;
         if ((i & 63u) == 0) {
-            bits = ct_rand(s);
+            bits = tu_splitmix64(s);
         }
         bt->cls[i] = (unsigned char)(bits & 1u);
         bits >>= 1;

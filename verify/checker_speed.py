@@ -12,8 +12,8 @@ come from the checker's --timing output (set-up = MPFR tables, run = the
 checking itself) plus the wall time of the whole process.  This reports;
 it asserts nothing (the machine is shared and noisy).
 
-Usage: python3 verify/bench.py [--check-dir DIR] [--threads N]
-                               [--random N] NAME...
+Usage: python3 -m verify.checker_speed [--check-dir DIR] [--threads N]
+                                         [--random N] NAME...
 """
 from __future__ import annotations
 

@@ -1,0 +1,265 @@
+"""The kernel folder: where a rendered kernel's files are and what its
+sidecar says.  Every tool (ct/, falcon/, bench/, m3/, verify/, certify/)
+reads kernel folders through this module only, so it is the one place that
+knows the file names inside a folder; a change of layout touches it alone.
+
+A kernel folder ``<gen_dir>/<name>/`` holds:
+
+    <name>.h          the kernel (every kernel)
+    <name>_table.h    its coefficient table (generated kernels)
+    <name>_falcon.h   the Falcon adaptors (when the sidecar says falcon_adaptors)
+    fxp.h             the fixed-point products (generated kernels)
+    <name>.json       the sidecar: the kernel's facts and proven bounds
+    <name>.gappa      the Gappa script (kernels without limb products)
+
+The sidecar is a JSON object whose first key is ``"schema_version": 1``;
+``load`` refuses any other version, a sidecar that is not JSON, one whose
+name is not its folder's, and a folder without the headers the sidecar
+promises, each with a one-line KernelFolderError.
+
+Public API:
+    SCHEMA_VERSION, TABLE_ACCESS, KernelFolderError, Kernel (files:
+    header, table_header, falcon_header, fxp_header, sidecar_path,
+    gappa_script, headers, require(); facts: word_bits, scale_bits,
+    table_access, uses_float, falcon_adaptors, table_bytes, segments,
+    degree; proven bounds: eval_bound_ulp, expm_bound_2p63, fpr_bound_2p63,
+    headline_bound_2p63, headline_bound_log2; the parsed sidecar),
+    load(gen_dir, name, adaptors_for_64bit=False) -> Kernel,
+    load_path(folder or sidecar path) -> Kernel,
+    names(gen_dir) -> the names of the kernel folders under gen_dir
+"""
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Optional
+
+__all__ = ["SCHEMA_VERSION", "TABLE_ACCESS", "KernelFolderError", "Kernel",
+           "load", "load_path", "names"]
+
+SCHEMA_VERSION = 1
+TABLE_ACCESS = ("direct", "ct_scan", "none")
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+
+class KernelFolderError(ValueError):
+    """A kernel folder or sidecar that the tools cannot use; the message is
+    one line that names the file."""
+
+
+def _sidecar_name(name: str) -> str:
+    return f"{name}.json"
+
+
+@dataclass(frozen=True)
+class Kernel:
+    """One kernel folder and its parsed sidecar."""
+
+    name: str
+    folder: Path
+    sidecar: dict[str, Any]
+
+    # ------------------------------------------------------------ files
+    @property
+    def sidecar_path(self) -> Path:
+        """<name>.json."""
+        return self.folder / _sidecar_name(self.name)
+
+    @property
+    def header(self) -> Path:
+        """<name>.h: the kernel's own functions (_eval, _expm_p63)."""
+        return self.folder / f"{self.name}.h"
+
+    @property
+    def table_header(self) -> Path:
+        """<name>_table.h: the coefficient table, included by the kernel."""
+        return self.folder / f"{self.name}_table.h"
+
+    @property
+    def falcon_header(self) -> Path:
+        """<name>_falcon.h: the Falcon adaptors (it includes <name>.h)."""
+        return self.folder / f"{self.name}_falcon.h"
+
+    @property
+    def fxp_header(self) -> Path:
+        """fxp.h: the fixed-point products every generated kernel includes."""
+        return self.folder / "fxp.h"
+
+    @property
+    def gappa_script(self) -> Path:
+        """<name>.gappa: the Gappa script the generator wrote."""
+        return self.folder / f"{self.name}.gappa"
+
+    @property
+    def headers(self) -> tuple[str, ...]:
+        """File names of the headers a user includes: the kernel's, and the
+        adaptors' when the kernel has them."""
+        return (self.header.name,) + ((self.falcon_header.name,) if self.falcon_adaptors else ())
+
+    def require(self, *paths: Path) -> None:
+        """KernelFolderError unless every one of `paths` is a file."""
+        for path in paths:
+            if not path.is_file():
+                raise KernelFolderError(f"kernel '{self.name}': missing {path}")
+
+    # ------------------------------------------------------------ facts
+    @property
+    def word_bits(self) -> int:
+        """32 or 64: the width of the kernel's words."""
+        return int(self.sidecar["word_bits"])
+
+    @property
+    def scale_bits(self) -> int:
+        """S: _eval returns exp(-x) in units of 2^-S."""
+        return int(self.sidecar["scale_bits"])
+
+    @property
+    def table_access(self) -> str:
+        """How the table is indexed: "direct" (secret index), "ct_scan" or "none"."""
+        return str(self.sidecar["table_access"])
+
+    @property
+    def uses_float(self) -> bool:
+        """True when the kernel evaluates part of the polynomial in binary64."""
+        return self.sidecar.get("uses_float") is True
+
+    @property
+    def falcon_adaptors(self) -> bool:
+        """True when the folder ships <name>_falcon.h."""
+        return self.sidecar.get("falcon_adaptors") is True
+
+    @property
+    def table_bytes(self) -> int:
+        """The coefficient table's size in bytes."""
+        return int(self.sidecar["table_bytes"])
+
+    @property
+    def segments(self) -> int:
+        """The number of polynomial segments."""
+        return int(self.sidecar["segments"])
+
+    @property
+    def degree(self) -> int:
+        """The polynomials' degree."""
+        return int(self.sidecar["degree"])
+
+    def _bound(self, key: str) -> Optional[float]:
+        value = (self.sidecar.get("bound") or {}).get(key)
+        return None if value is None else float(value)
+
+    @property
+    def eval_bound_ulp(self) -> Optional[float]:
+        """The proven bound of _eval, units of 2^-S (None: not stated)."""
+        return self._bound("eval_ulp")
+
+    @property
+    def expm_bound_2p63(self) -> Optional[float]:
+        """The proven bound of _expm_p63, units of 2^-63 (None for 32-bit kernels)."""
+        return self._bound("expm_p63_2p63")
+
+    @property
+    def fpr_bound_2p63(self) -> Optional[float]:
+        """The proven bound of the Falcon adaptors, units of 2^-63: their own
+        where the sidecar states one (a kernel that takes ccs by its
+        significand), else that of _expm_p63, which they share."""
+        return self._bound("fpr_expm_p63_2p63") or self.expm_bound_2p63
+
+    @property
+    def headline_bound_2p63(self) -> Optional[float]:
+        """The proven bound of the entry a kernel is judged on, units of
+        2^-63: the Falcon adaptors' for 64-bit kernels, _eval's (rescaled)
+        for 32-bit ones."""
+        if self.word_bits == 64 and self.fpr_bound_2p63 is not None:
+            return self.fpr_bound_2p63
+        ulp = self.eval_bound_ulp
+        return None if ulp is None else ulp * 2.0 ** (63 - self.scale_bits)
+
+    @property
+    def headline_bound_log2(self) -> Optional[float]:
+        """log2 of headline_bound_2p63 as an absolute error (None: no bound)."""
+        bound = self.headline_bound_2p63
+        return None if bound is None or bound <= 0 else math.log2(bound) - 63
+
+
+def _read_sidecar(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise KernelFolderError(f"{path}: no sidecar (generate the kernel first: make gen)") from None
+    except OSError as exc:
+        raise KernelFolderError(f"{path}: {exc.strerror}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise KernelFolderError(f"{path}: not valid JSON ({exc})") from None
+    if not isinstance(data, dict):
+        raise KernelFolderError(f"{path}: the sidecar must be a JSON object")
+    version = data.get("schema_version")
+    if version != SCHEMA_VERSION:
+        raise KernelFolderError(f"{path}: schema_version {version!r} is not supported "
+                                f"(this toolchain reads version {SCHEMA_VERSION})")
+    return data
+
+
+def _check_facts(path: Path, name: str, data: dict[str, Any]) -> None:
+    """The keys every tool relies on, with the types they assume."""
+    if data.get("name") != name:
+        raise KernelFolderError(f"{path}: \"name\" is {data.get('name')!r}, expected {name!r}")
+    if data.get("word_bits") not in (32, 64):
+        raise KernelFolderError(f"{path}: \"word_bits\" must be 32 or 64, got {data.get('word_bits')!r}")
+    if data.get("table_access") not in TABLE_ACCESS:
+        raise KernelFolderError(f"{path}: \"table_access\" must be one of {', '.join(TABLE_ACCESS)}, "
+                                f"got {data.get('table_access')!r}")
+    for key in ("scale_bits", "segments", "degree", "table_bytes"):
+        if not isinstance(data.get(key), int) or isinstance(data.get(key), bool):
+            raise KernelFolderError(f"{path}: \"{key}\" must be an integer, got {data.get(key)!r}")
+    for key in ("falcon_adaptors", "uses_float"):
+        if key in data and not isinstance(data[key], bool):
+            raise KernelFolderError(f"{path}: \"{key}\" must be true or false, got {data[key]!r}")
+    if not isinstance(data.get("bound", {}), dict):
+        raise KernelFolderError(f"{path}: \"bound\" must be an object")
+
+
+def load(gen_dir: Path, name: str, *, adaptors_for_64bit: bool = False) -> Kernel:
+    """The kernel folder <gen_dir>/<name>: its sidecar read and checked, and
+    the headers it promises present (<name>.h, and <name>_falcon.h when it
+    has Falcon adaptors).  With adaptors_for_64bit, a 64-bit kernel must
+    have the adaptors: the tools that call every 64-bit kernel through them
+    (ct, bench, m3) ask for that.  KernelFolderError otherwise."""
+    if not _IDENT.match(name):
+        raise KernelFolderError(f"kernel name {name!r} is not a C identifier")
+    folder = Path(gen_dir) / name
+    if not folder.is_dir():
+        raise KernelFolderError(f"{folder}: no kernel folder (generate the kernel first: make gen)")
+    path = folder / _sidecar_name(name)
+    data = _read_sidecar(path)
+    _check_facts(path, name, data)
+    kernel = Kernel(name, folder, data)
+    kernel.require(*(folder / h for h in kernel.headers))
+    if adaptors_for_64bit and kernel.word_bits == 64 and not kernel.falcon_adaptors:
+        raise KernelFolderError(f"{path}: a 64-bit kernel without Falcon adaptors "
+                                "(\"falcon_adaptors\": true) cannot be called by this tool")
+    return kernel
+
+
+def load_path(path: Path) -> Kernel:
+    """A kernel named by its folder or by its sidecar file, as command lines
+    give them (e.g. generated/falcon_x86 or generated/falcon_x86/falcon_x86.json)."""
+    path = Path(path)
+    if not path.exists():
+        raise KernelFolderError(f"{path}: no kernel folder (generate the kernel first: make gen)")
+    if path.is_dir():
+        return load(path.parent, path.name)
+    folder = path.parent
+    if path.name != _sidecar_name(folder.name):
+        raise KernelFolderError(f"{path}: neither a kernel folder nor the sidecar of one")
+    return load(folder.parent, folder.name)
+
+
+def names(gen_dir: Path) -> list[str]:
+    """The names of the folders under gen_dir that hold a sidecar, sorted."""
+    gen_dir = Path(gen_dir)
+    if not gen_dir.is_dir():
+        return []
+    return sorted(p.name for p in gen_dir.iterdir() if (p / _sidecar_name(p.name)).is_file())

@@ -1,0 +1,140 @@
+"""The generated tables of speed: the x86-64 benchmark (build/bench.json,
+build/candidates/bench.json) and the Cortex-M3 figures (build/m3.json,
+build/m3_variants.json).  Each renderer takes the parsed JSON and the path
+it came from and returns Markdown."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Optional
+
+from report.common import fixed, measured_on, sig, verdict
+from toolkit import table
+
+_REFS = ("facct_int128", "facct_avx2")
+
+
+def _ratio(r: dict[str, Any], mode: str, ref: str) -> Optional[str]:
+    """Row cycles over the reference's (below 1: faster): the inverse of
+    the speed-up bench/run.py stores."""
+    speedup = r.get(f"{mode}_speedup_vs_{ref}")
+    return None if not speedup else f"{1.0 / speedup:.2f}"
+
+
+def _bench_what(data: dict[str, Any]) -> str:
+    m = data.get("machine") or {}
+    vm = ", under a hypervisor" if m.get("hypervisor") else ""
+    return (f"{data.get('runs')} processes x {data.get('rounds_per_run')} rounds; "
+            f"family/model/stepping {m.get('cpu_family_model_stepping', '?')}, "
+            f"{m.get('logical_cpus', '?')} logical CPUs{vm}, TSC {m.get('tsc_mhz_reported', '?')} MHz; "
+            f"{m.get('compiler', '?')}, `{m.get('cflags', '')}`; cycles are core cycles "
+            "(medians after P5-P95 filtering)")
+
+
+def bench(data: dict[str, Any], source: Path) -> str:
+    """README's speed table: chain and batch cycles, ratios, error figures."""
+    header = ("variant", "chain (cycles)", "chain P5–P95", "batch", "instr/call",
+              "chain / int128", "chain / avx2", "batch / int128", "error bound (2^-63)")
+    rows = []
+    for r in data.get("results", []):
+        err = r.get("error_2p63")
+        rows.append((r["name"], fixed(r["chain_cycles_median"], 1),
+                     f"{r['chain_cycles_p5']:.1f}–{r['chain_cycles_p95']:.1f}",
+                     fixed(r["batch_cycles_median"], 1), f"{r['instructions_per_call']:.0f}",
+                     _ratio(r, "chain", "facct_int128"), _ratio(r, "chain", "facct_avx2"),
+                     _ratio(r, "batch", "facct_int128"),
+                     None if err is None else f"{sig(err, 6)} ({r.get('error_source', '?')})"))
+    return measured_on(data, source, _bench_what(data)) + "\n" + table.markdown(header, rows) + "\n"
+
+
+def bench_full(data: dict[str, Any], source: Path) -> str:
+    """docs/bench.md's table: both modes with their P5-P95 ranges and all ratios."""
+    header = ("variant", "chain", "chain P5–P95", "batch", "batch P5–P95", "instr/call",
+              "chain / int128", "chain / avx2", "batch / int128", "batch / avx2")
+    rows = []
+    for r in data.get("results", []):
+        rows.append((r["name"], fixed(r["chain_cycles_median"], 1),
+                     f"{r['chain_cycles_p5']:.1f}–{r['chain_cycles_p95']:.1f}",
+                     fixed(r["batch_cycles_median"], 1),
+                     f"{r['batch_cycles_p5']:.1f}–{r['batch_cycles_p95']:.1f}",
+                     f"{r['instructions_per_call']:.0f}",
+                     *(_ratio(r, mode, ref) for mode in ("chain", "batch") for ref in _REFS)))
+    cal = data.get("calibration") or {}
+    what = (_bench_what(data) + f"; {cal.get('cycles_per_tick_median', 0):.4f} core cycles per "
+            "TSC tick (imul chain)")
+    return measured_on(data, source, what) + "\n" + table.markdown(header, rows) + "\n"
+
+
+def bench_targets(data: dict[str, Any], source: Path) -> str:
+    """falcon_x86 against the issue's targets (0.5x int128 chain, 0.75x avx2
+    chain, batch no worse than int128), through both adaptors."""
+    by_name = {r["name"]: r for r in data.get("results", [])}
+    header = ("falcon_x86 through", "chain / int128", "chain / avx2", "batch / int128")
+    rows = []
+    for name, label in (("falcon_x86/domain", "`_domain` (Falcon's contract)"),
+                        ("falcon_x86", "`_native` (every input defined)")):
+        r = by_name.get(name)
+        if r is not None:
+            rows.append((label, _ratio(r, "chain", "facct_int128"), _ratio(r, "chain", "facct_avx2"),
+                         _ratio(r, "batch", "facct_int128")))
+    return (measured_on(data, source, "Targets: 0.5, 0.75 and 1.0")
+            + "\n" + table.markdown(header, rows) + "\n")
+
+
+def bench_candidates(data: dict[str, Any], source: Path) -> str:
+    """The candidate flagships next to falcon_x86 and the references."""
+    header = ("variant", "chain", "batch", "instr/call", "error bound (2^-63)")
+    rows = [(r["name"], fixed(r["chain_cycles_median"], 1), fixed(r["batch_cycles_median"], 1),
+             f"{r['instructions_per_call']:.0f}", sig(r.get("error_2p63"), 6))
+            for r in data.get("results", []) if r["kind"] != "baseline"]
+    return measured_on(data, source, _bench_what(data)) + "\n" + table.markdown(header, rows) + "\n"
+
+
+def m3(data: dict[str, Any], source: Path) -> str:
+    """The Cortex-M3 table: instructions, worst-case cycles, scan, identity, error."""
+    header = ("code", "instructions per call", "worst-case cycles (TRM model)", "long multiplies",
+              "cond. branches", "float calls", "bit-identical to host", "log2 error bound",
+              "2^-43 budget")
+    rows = []
+    for r in data.get("kernels", []):
+        kind = "" if r.get("error_kind") == "proven" else " (measured)"
+        rows.append((r["name"], r["instructions_per_call"], r["cycles_model_worst"], r["long_mul"],
+                     r["cond_branches"], r["float_calls"], r["bit_identical"],
+                     f"{r['error_log2']:.2f}{kind}", verdict(r["budget_2p43"] == "ok")))
+    quick = " (quick run: few vectors)" if (data.get("method") or {}).get("quick") else ""
+    what = f"QEMU mps2-an385, instructions from an execution trace{quick}"
+    return measured_on(data, source, what) + "\n" + table.markdown(header, rows) + "\n"
+
+
+def m3_entries(data: dict[str, Any], source: Path) -> str:
+    """falcon_m3's entry points next to facct_portable's."""
+    by_name = {r["name"]: r for r in data.get("kernels", [])}
+    labels = (("domain", "`m3_fpr_domain` (`_fpr_expm_p63_domain_bits`, the headline)"),
+              ("fpr", "`m3_fpr` (`_fpr_expm_p63`: conversions and edge rules)"),
+              ("expm", "`m3_expm` (`_expm_p63` from z, w)"), ("eval", "`m3_eval`"))
+    rows = []
+    kernel = by_name.get("falcon_m3", {}).get("functions", {})
+    for label, text in labels:
+        if label in kernel:
+            rows.append((text, kernel[label]["instructions_per_call"],
+                         kernel[label]["cycles_model_worst"]))
+    portable = by_name.get("facct_portable")
+    if portable is not None:
+        rows.append(("facct_portable `facct_ref_expm_p63`", portable["instructions_per_call"],
+                     portable["cycles_model_worst"]))
+    header = ("entry", "instructions/call", "cycles (worst model)")
+    return (measured_on(data, source, "falcon_m3 per entry point (QEMU)")
+            + "\n" + table.markdown(header, rows) + "\n")
+
+
+def m3_variants(data: dict[str, Any], source: Path) -> str:
+    """The falcon_m3 variants of kernels/m3_variants/ (`make m3-variants`)."""
+    header = ("configuration", "what it is", "table bytes", "proven bound (log2)",
+              "instructions/call (`_domain_bits`)", "`_fpr_expm_p63`")
+    rows = []
+    for r in data.get("kernels", []):
+        fpr = (r.get("functions") or {}).get("fpr") or {}
+        rows.append((r["name"], r.get("description"), r.get("table_bytes"),
+                     f"{r['error_log2']:.2f}", r["instructions_per_call"],
+                     fpr.get("instructions_per_call")))
+    return (measured_on(data, source, "One `make m3-variants` run")
+            + "\n" + table.markdown(header, rows, "llrrrr") + "\n")

@@ -1,0 +1,144 @@
+"""Tests of the kernel-folder library (kfolder/): every shipped kernel and
+control loads, and each kind of bad folder gives one line naming the file."""
+from __future__ import annotations
+
+import json
+import math
+import unittest
+
+import kfolder
+from certify import gappa_script as gappa
+from tests.helpers import GENERATED, ROOT, TempDirCase, minimal_sidecar, shipped_kernels, \
+    write_kernel_folder
+
+CONTROLS = ROOT / "ct" / "controls"
+
+
+class ShippedFolders(unittest.TestCase):
+    def test_every_shipped_kernel_loads(self) -> None:
+        names = kfolder.names(GENERATED)
+        self.assertEqual(names, shipped_kernels())
+        for name in names:
+            k = kfolder.load(GENERATED, name)
+            self.assertEqual(k.header, GENERATED / name / f"{name}.h")
+            self.assertTrue(k.table_header.is_file(), name)
+            self.assertTrue(k.fxp_header.is_file(), name)
+            self.assertEqual(k.falcon_adaptors, k.falcon_header.is_file(), name)
+            self.assertEqual(k.headers[0], f"{name}.h")
+            self.assertIsNotNone(k.headline_bound_2p63, name)
+            # The generator writes a Gappa script unless the products are
+            # truncated limbs, which the certificate does not model.
+            self.assertEqual(k.gappa_script.is_file(), not gappa.has_limb_products(k.sidecar), name)
+
+    def test_bounds_and_facts_of_falcon_m3(self) -> None:
+        k = kfolder.load(GENERATED, "falcon_m3")
+        self.assertEqual((k.word_bits, k.scale_bits, k.table_access), (64, 63, "direct"))
+        self.assertEqual(k.table_bytes, 10240)
+        self.assertEqual(k.fpr_bound_2p63, 314.065)     # the adaptors' own bound
+        self.assertEqual(k.expm_bound_2p63, 274.566)
+        self.assertAlmostEqual(k.headline_bound_log2 or 0.0, math.log2(314.065) - 63)
+        self.assertFalse(k.uses_float)
+
+    def test_32_bit_kernel_is_judged_on_eval(self) -> None:
+        k = kfolder.load(GENERATED, "paper_m3")
+        self.assertIsNone(k.fpr_bound_2p63)
+        self.assertEqual(k.headers, ("paper_m3.h",))
+        self.assertAlmostEqual(k.headline_bound_log2 or 0.0, math.log2(3.40188) - 31)
+
+    def test_ct_controls_load_through_the_library(self) -> None:
+        for name in ("ctl_poly", "ctl_direct", "ctl_branch"):
+            k = kfolder.load(CONTROLS, name)
+            self.assertTrue(k.falcon_adaptors, name)
+        self.assertEqual(kfolder.load(CONTROLS, "ctl_direct").table_access, "direct")
+
+    def test_load_path_takes_a_folder_or_its_sidecar(self) -> None:
+        a = kfolder.load_path(GENERATED / "facct")
+        b = kfolder.load_path(GENERATED / "facct" / "facct.json")
+        self.assertEqual((a.name, a.folder), (b.name, b.folder))
+        with self.assertRaises(kfolder.KernelFolderError):
+            kfolder.load_path(GENERATED / "facct" / "facct.h")
+
+
+class BadFolders(TempDirCase):
+    """Each broken folder: KernelFolderError, one line, naming the problem."""
+
+    def expect_error(self, name: str, fragment: str) -> None:
+        with self.assertRaises(kfolder.KernelFolderError) as cm:
+            kfolder.load(self.tmp, name)
+        message = str(cm.exception)
+        self.assertEqual(len(message.splitlines()), 1, message)
+        self.assertIn(fragment, message)
+
+    def test_a_good_folder_loads(self) -> None:
+        write_kernel_folder(self.tmp, minimal_sidecar("good"))
+        self.assertEqual(kfolder.load(self.tmp, "good").word_bits, 64)
+
+    def test_missing_folder(self) -> None:
+        self.expect_error("absent", "no kernel folder")
+
+    def test_bad_name(self) -> None:
+        self.expect_error("not-a-name", "not a C identifier")
+
+    def test_missing_sidecar(self) -> None:
+        (self.tmp / "nosidecar").mkdir()
+        self.expect_error("nosidecar", "no sidecar")
+
+    def test_bad_json(self) -> None:
+        folder = write_kernel_folder(self.tmp, minimal_sidecar("badjson"))
+        (folder / "badjson.json").write_text('{"schema_version": 1, "name": ')
+        self.expect_error("badjson", "not valid JSON")
+
+    def test_not_an_object(self) -> None:
+        folder = write_kernel_folder(self.tmp, minimal_sidecar("listy"))
+        (folder / "listy.json").write_text("[1, 2]")
+        self.expect_error("listy", "JSON object")
+
+    def test_wrong_schema_version(self) -> None:
+        write_kernel_folder(self.tmp, minimal_sidecar("v2", schema_version=2))
+        self.expect_error("v2", "schema_version 2 is not supported")
+
+    def test_missing_schema_version(self) -> None:
+        write_kernel_folder(self.tmp, minimal_sidecar("v0", schema_version=None))
+        self.expect_error("v0", "schema_version None is not supported")
+
+    def test_name_mismatch(self) -> None:
+        write_kernel_folder(self.tmp, minimal_sidecar("other"), folder_name="liar")
+        self.expect_error("liar", "expected 'liar'")
+
+    def test_bad_facts(self) -> None:
+        cases = {"w48": {"word_bits": 48}, "acc": {"table_access": "random"},
+                 "scale": {"scale_bits": "63"}, "flag": {"falcon_adaptors": "yes"},
+                 "bnd": {"bound": [1.0]}}
+        for name, override in cases.items():
+            write_kernel_folder(self.tmp, minimal_sidecar(name, **override))
+            self.expect_error(name, f"\"{next(iter(override))}\"")
+
+    def test_missing_header(self) -> None:
+        folder = write_kernel_folder(self.tmp, minimal_sidecar("nohdr"))
+        (folder / "nohdr.h").unlink()
+        self.expect_error("nohdr", "missing")
+
+    def test_missing_falcon_header_when_promised(self) -> None:
+        folder = write_kernel_folder(self.tmp, minimal_sidecar("noadapt"))
+        (folder / "noadapt_falcon.h").unlink()
+        self.expect_error("noadapt", "noadapt_falcon.h")
+        # Without the promise the same folder loads.
+        data = json.loads((folder / "noadapt.json").read_text())
+        data["falcon_adaptors"] = False
+        (folder / "noadapt.json").write_text(json.dumps(data))
+        self.assertEqual(kfolder.load(self.tmp, "noadapt").headers, ("noadapt.h",))
+        # ... except for a tool that calls every 64-bit kernel through them.
+        with self.assertRaises(kfolder.KernelFolderError) as cm:
+            kfolder.load(self.tmp, "noadapt", adaptors_for_64bit=True)
+        self.assertIn("without Falcon adaptors", str(cm.exception))
+
+    def test_names_lists_only_folders_with_a_sidecar(self) -> None:
+        root = self.tmp / "names"
+        write_kernel_folder(root, minimal_sidecar("k1"))
+        (root / "empty").mkdir()
+        self.assertEqual(kfolder.names(root), ["k1"])
+        self.assertEqual(kfolder.names(self.tmp / "nowhere"), [])
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,143 @@
+"""Tests of `make report` (report/): only the lines between markers change,
+bad markers are refused with one line and nothing written, a second run
+changes nothing, and every section renders from a JSON of the shape the
+tools write."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import unittest
+from pathlib import Path
+
+from report import markers, speed, tables
+from tests.helpers import ROOT, TempDirCase
+
+CT_JSON = {"measured_on": {"cpu_model": "Test CPU 9000", "date": "2026-01-02"},
+           "compiler": "cc 12", "flags": "-O2", "leaky_control_detected": True,
+           "kernels": [{"name": "k1", "table_access": "none", "valgrind_reports": 0,
+                        "ttest_max_t": 1.25, "cond_branches": 0, "fp_insns": 0, "calls": 0,
+                        "divisions": 0, "indexed_loads": 0, "constant_time": True}]}
+
+DOC = ("# Title\r\n"          # a CRLF line elsewhere must survive byte for byte
+       "Prose before.\n"
+       "<!-- report:ct -->\n"
+       "stale table\n"
+       "<!-- /report:ct -->\n"
+       "Prose after, no final newline")
+
+
+def run_report(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "report", *args], capture_output=True,
+                          text=True, cwd=ROOT)
+
+
+class Markers(unittest.TestCase):
+    def test_rewrites_only_between_markers(self) -> None:
+        new = markers.rewrite(DOC, "doc", lambda name: f"NEW {name}")
+        self.assertEqual(new, DOC.replace("stale table\n", "NEW ct\n"))
+
+    def test_section_left_alone_when_render_returns_none(self) -> None:
+        self.assertEqual(markers.rewrite(DOC, "doc", lambda name: None), DOC)
+
+    def test_refuses_bad_markers_with_one_line(self) -> None:
+        bad = {
+            "none": "no markers at all\n",
+            "unclosed": "<!-- report:ct -->\nx\n",
+            "unopened": "x\n<!-- /report:ct -->\n",
+            "crossed": "<!-- report:ct -->\n<!-- /report:m3 -->\n",
+            "nested": "<!-- report:ct -->\n<!-- report:m3 -->\n<!-- /report:m3 -->\n<!-- /report:ct -->\n",
+        }
+        for what, text in bad.items():
+            with self.subTest(what):
+                with self.assertRaises(markers.MarkerError) as cm:
+                    markers.rewrite(text, "f.md", lambda name: "x")
+                self.assertEqual(len(str(cm.exception).splitlines()), 1)
+                self.assertTrue(str(cm.exception).startswith("f.md"))
+
+
+class Cli(TempDirCase):
+    def setUp(self) -> None:
+        self.build = self.tmp / self._testMethodName / "build"
+        self.build.mkdir(parents=True)
+        (self.build / "ct.json").write_text(json.dumps(CT_JSON))
+        self.doc = self.build.parent / "doc.md"
+        self.doc.write_bytes(DOC.encode())
+
+    def test_rewrites_is_idempotent_and_keeps_the_rest(self) -> None:
+        r = run_report("--build", str(self.build), str(self.doc))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        once = self.doc.read_bytes().decode()
+        head, _, rest = once.partition("<!-- report:ct -->\n")
+        body, _, tail = rest.partition("<!-- /report:ct -->\n")
+        self.assertEqual(head, DOC.split("<!-- report:ct -->\n")[0])
+        self.assertEqual(tail, "Prose after, no final newline")
+        self.assertIn("`Test CPU 9000` on 2026-01-02", body)
+        self.assertIn("| k1 | none | 0 | 1.2", body)
+        self.assertNotIn("stale", body)
+        again = run_report("--build", str(self.build), str(self.doc))
+        self.assertEqual(again.returncode, 0)
+        self.assertIn("rewrote 0 of 1", again.stdout)
+        self.assertEqual(self.doc.read_bytes().decode(), once)
+
+    def test_missing_json_is_skipped_and_said(self) -> None:
+        (self.build / "ct.json").unlink()
+        r = run_report("--build", str(self.build), str(self.doc))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("skipped ct", r.stdout)
+        self.assertEqual(self.doc.read_bytes().decode(), DOC)
+
+    def test_bad_file_stops_everything_with_one_line(self) -> None:
+        other = self.build.parent / "other.md"
+        other.write_text("<!-- report:ct -->\nnever closed\n")
+        r = run_report("--build", str(self.build), str(self.doc), str(other))
+        self.assertEqual(r.returncode, 2)
+        self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+        self.assertEqual(self.doc.read_bytes().decode(), DOC)      # nothing written
+        self.assertEqual(other.read_text(), "<!-- report:ct -->\nnever closed\n")
+        self.assertEqual(sorted(p.name for p in self.build.parent.iterdir()),
+                         ["build", "doc.md", "other.md"])          # no temporary left
+
+    def test_unknown_section_and_bad_source_are_refused(self) -> None:
+        self.doc.write_text("<!-- report:nonsense -->\n<!-- /report:nonsense -->\n")
+        r = run_report("--build", str(self.build), str(self.doc))
+        self.assertEqual((r.returncode, len(r.stderr.strip().splitlines())), (2, 1))
+        r = run_report("--source", "nothing", str(self.doc))
+        self.assertEqual((r.returncode, len(r.stderr.strip().splitlines())), (2, 1))
+
+
+class ShippedDocs(unittest.TestCase):
+    def test_every_report_file_has_balanced_known_markers(self) -> None:
+        from report.__main__ import FILES, SECTIONS
+        for name in FILES:
+            text = (ROOT / name).read_text(encoding="utf-8")
+            for sec in markers.sections(text, name):
+                self.assertIn(sec.name, SECTIONS, name)
+
+
+class Renderers(unittest.TestCase):
+    """Each renderer on a JSON of the shape its tool writes."""
+
+    def test_ct(self) -> None:
+        out = tables.ct(CT_JSON, Path("build/ct.json"))
+        self.assertIn("| k1 | none | 0 | 1.2 | 0 | 0 | 0 | 0 | 0 | **yes** |", out)
+        self.assertIn("leaky controls detected in the same run: True", out)
+
+    def test_bench_ratios_are_row_over_reference(self) -> None:
+        row = {"name": "k", "kind": "kernel", "chain_cycles_median": 50.0, "chain_cycles_p5": 45.0,
+               "chain_cycles_p95": 60.0, "batch_cycles_median": 20.0, "batch_cycles_p5": 19.0,
+               "batch_cycles_p95": 25.0, "instructions_per_call": 100.0,
+               "chain_speedup_vs_facct_int128": 2.0, "batch_speedup_vs_facct_int128": 0.5,
+               "error_2p63": 0.8, "error_source": "proven bound, kernel folder"}
+        data = {"runs": 3, "rounds_per_run": 10, "machine": {"cpu_model": "X"},
+                "results": [row, dict(row, name="k/domain")]}
+        out = speed.bench(data, Path("b.json"))
+        self.assertIn("| k | 50.0 | 45.0–60.0 | 20.0 | 100 | 0.50 | - | 2.00 | 0.8 (proven", out)
+        self.assertIn("Measured on `X` (date not recorded).", out)
+        self.assertIn("`X` (date not recorded)", out)
+        targets = speed.bench_targets(dict(data, results=[dict(row, name="falcon_x86")]), Path("b"))
+        self.assertIn("| `_native` (every input defined) | 0.50 | - | 2.00 |", targets)
+
+
+if __name__ == "__main__":
+    unittest.main()
