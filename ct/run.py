@@ -17,6 +17,7 @@ import kfolder
 from ct.build import BuildError, Toolchain, build_all
 from ct.kernels import Kernel, KernelError, entries, load_kernel
 from ct.report import EntryEvidence, judge_controls, kernel_summary, table
+from ct.controls.render import NAMES, render_controls
 from ct.scan import scan_function
 from ct.taint import TaintError, run_memcheck
 from ct.ttest import T_THRESHOLD, TTestError, TTestResult, run_ttest, run_with_retry
@@ -24,8 +25,7 @@ from toolkit import provenance
 from toolkit.disasm.x86 import objdump, parse_objdump
 from toolkit.files import write_text_atomic
 
-CONTROLS_DIR = Path(__file__).resolve().parent / "controls"
-CONTROLS = ("ctl_poly", "ctl_direct", "ctl_branch")
+CONTROLS = NAMES   # rendered by ct/controls/render.py into <build-dir>/controls
 LEAKY_TIMING_CONTROL = "ctl_branch_eval"
 
 
@@ -49,11 +49,14 @@ def _args(argv: list[str]) -> argparse.Namespace:
     return a
 
 
-def _load(names: list[str], gen_dir: Path) -> list[Kernel]:
+def _load(names: list[str], gen_dir: Path, build_dir: Path) -> list[Kernel]:
+    """The kernels, then the controls, rendered afresh with the generator."""
     for n in names:
         if not re.fullmatch(r"[a-z_][a-z0-9_]*", n) or n in CONTROLS:
             raise KernelError(f"bad kernel name '{n}'")
-    return [load_kernel(gen_dir, n) for n in names] + [load_kernel(CONTROLS_DIR, n) for n in CONTROLS]
+    controls = build_dir / "controls"
+    render_controls(controls)
+    return [load_kernel(gen_dir, n) for n in names] + [load_kernel(controls, n) for n in CONTROLS]
 
 
 def _control_ttest(harness: Path, entry: str, n: int, seed: int) -> TTestResult:
@@ -65,7 +68,7 @@ def _control_ttest(harness: Path, entry: str, n: int, seed: int) -> TTestResult:
 def run(a: argparse.Namespace) -> int:
     """The whole pipeline; returns the process exit status."""
     names = a.kernels.split()
-    kernels = _load(names, a.gen_dir)
+    kernels = _load(names, a.gen_dir, a.build_dir)
     tc = Toolchain(a.cc, tuple(shlex.split(a.cflags)))
     built = build_all(tc, kernels, a.build_dir)
     print(f"ct: {len(names)} kernels + {len(CONTROLS)} controls, {tc.version()}, flags {tc.flags_text}", flush=True)

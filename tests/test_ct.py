@@ -228,3 +228,14 @@ class TestGates(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ControlRenderTest(unittest.TestCase):
+    """The controls come from the generator; the one edit must find its anchor."""
+
+    def test_branch_inserted_once_and_missing_anchor_refused(self) -> None:
+        from ct.controls.render import BRANCH, BRANCH_ANCHOR, insert_branch
+        text = "/* header */\n" + BRANCH_ANCHOR + "    return 0;\n}\n"
+        self.assertEqual(insert_branch(text).count(BRANCH), 1)
+        with self.assertRaises(ValueError):
+            insert_branch(text.replace("ctl_branch_core", "ctl_branch_kore"))
