@@ -19,6 +19,7 @@ from .scheme import Node
 
 if TYPE_CHECKING:
     from .kernel import Kernel
+    from .quantize.head import HeadPlan
 
 Step = dict[str, str]   # one C statement: {"name", "type", "expr", "comment"}
 
@@ -192,22 +193,30 @@ def c_double(value: Fraction) -> str:
     return text
 
 
-def tail_lines(ops: Sequence[Op], coeffs: Sequence[Fraction]) -> list[tuple[str, str, str]]:
+def tail_lines(ops: Sequence[Op], coeffs: Sequence[Fraction], inputs: Sequence[str] = (),
+               prefix: str = "f", fma: str = "FXP_FMA", v: str = "v", c: str = "c") -> list[tuple[str, str, str]]:
     """(name, expression, comment) per operation after the inputs, one
-    binary64 operation per statement."""
+    binary64 operation per statement (an "fma" one call of ``fma``, a fused
+    multiply-add: one rounding); ``inputs`` names the extra inputs."""
     names: list[str] = []
     out = []
     for n, op in enumerate(ops):
         if op.kind == "v":
-            names.append("v")
+            names.append(v)
         elif op.kind == "c":
-            names.append("c")
+            names.append(c)
+        elif op.kind == "in":
+            names.append(inputs[op.index])
         elif op.kind == "coef":
             names.append(c_double(coeffs[op.index]))
         else:
-            name = f"f{n}"
-            sym = "*" if op.kind == "mul" else "+"
-            out.append((name, f"{names[op.args[0]]} {sym} {names[op.args[1]]}", op.label))
+            name = f"{prefix}{n}"
+            args = [names[a] for a in op.args]
+            if op.kind == "fma":
+                text = f"{fma}({args[0]}, {args[1]}, {args[2]})"
+            else:
+                text = f" {dict(mul='*', add='+', sub='-')[op.kind]} ".join(args)
+            out.append((name, text, op.label))
             names.append(name)
     return out
 
@@ -256,3 +265,38 @@ def to_mpfr_c(node: expr.Node, function_name: str) -> str:
     body.append("}")
     return "\n".join(body) + "\n"
 
+
+
+def _signed_sum(a: str, sa: int, b: str, sb: int, sign: int) -> str:
+    """The word of sign * (sa * a + sb * b), a and b words (magnitudes)."""
+    terms = sorted(((sign * sa, a), (sign * sb, b)), key=lambda t: -t[0])
+    if terms[0][0] < 0:
+        raise GenError("form head: internal error, a middle word would be negative")
+    return f"{terms[0][1]} {'+' if terms[1][0] > 0 else '-'} {terms[1][1]}"
+
+
+def head_middle(plan: "HeadPlan") -> list[tuple[str, str, str]]:
+    """(name, expression, comment) of the middle of form "head": the pairs
+    n_2i + n_2i+1 x, then Horner's scheme in x^2 (zh); every word at scale
+    2^s, so no alignment shift is needed; the last line is m."""
+    words = [f"UINT64_C(0x{w:016x})" for w in plan.mid_words]
+    sg = plan.mid_signs
+    lines = []
+    pairs = []
+    for p, i in enumerate(range(0, len(words), 2)):
+        if i + 1 < len(words):
+            text = _signed_sum(words[i], sg[i], f"fxp_mulhi64(z, {words[i + 1]})", sg[i + 1], plan.pair_signs[p])
+        else:
+            text = words[i]
+        lines.append((f"p{p}", text, f"|n{i} + n{i + 1} x| 2^{plan.mid_scale}" if i + 1 < len(words)
+                      else f"|n{i}| 2^{plan.mid_scale}"))
+        pairs.append(f"p{p}")
+    acc = pairs[-1]
+    for p in range(len(pairs) - 2, -1, -1):
+        text = _signed_sum(pairs[p], plan.pair_signs[p], f"fxp_mulhi64(zh, {acc})", plan.acc_signs[p + 1],
+                           plan.acc_signs[p])
+        lines.append((f"h{p}", text, f"accumulator {p} (Horner in x^2), 2^{plan.mid_scale}"))
+        acc = f"h{p}"
+    if len(pairs) == 1:
+        lines.append(("h0", acc, f"mid(x) 2^{plan.mid_scale}"))
+    return lines

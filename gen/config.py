@@ -26,6 +26,7 @@ TOP_KEYS = {
     "remez_max_iterations", "coefficient_scales", "max_abs_error_log2",
     "table_access", "segments", "coefficients", "evaluation", "form", "reoptimize", "wide",
     "float_tail", "multiplier", "truncation_budget_log2", "table_placement", "pad_table",
+    "exact_head", "fma", "conversion_remainder",
 }
 MULTIPLIERS = ("auto", "umull", "mul16", "truncated")
 SEGMENT_KEYS = {"kind", "count", "bits"}
@@ -38,6 +39,19 @@ class ExplicitCoefficients:
 
     values: tuple[tuple[int, ...], ...]
     scales: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class HeadOptions:
+    """The keys of form = "head" (docs/config.md): how many leading Taylor
+    terms stay exact, whether the binary64 tail fuses its multiply-adds, and
+    whether the Falcon adaptors carry the conversion remainders of x and
+    ccs into the result (so that their bound holds against the doubles with
+    no conversion loss)."""
+
+    exact_head: int
+    fma: bool
+    conversion_remainder: bool
 
 
 @dataclass(frozen=True)
@@ -75,6 +89,7 @@ class KernelConfig:
     truncation_budget_log2: Optional[float] = None
     table_placement: str = "default"
     pad_table: bool = False
+    head: Optional[HeadOptions] = None
 
     def parameters(self) -> dict[str, Any]:
         """Every input parameter, for banners and the sidecar."""
@@ -105,6 +120,8 @@ class KernelConfig:
                if self.truncation_budget_log2 is not None else {}),
             **({"table_placement": self.table_placement} if self.table_placement != "default" else {}),
             **({"pad_table": True} if self.pad_table else {}),
+            **({"exact_head": self.head.exact_head, "fma": self.head.fma,
+                "conversion_remainder": self.head.conversion_remainder} if self.head else {}),
         }
 
 
@@ -190,6 +207,7 @@ def validate(raw: dict[str, Any], path: str, sha256: str) -> KernelConfig:
         if not ((kind == "equal" and count == 1) or (kind == "pow2" and bits == 0)):
             raise GenError("float_tail: needs a single segment (segments.count = 1)")
 
+    head = _head(raw, form, word_bits, scale_bits, degree, float_tail, fitting, multiplier, explicit)
     return KernelConfig(
         path=path, sha256=sha256, name=name, description=description,
         function=function, function_tree=tree, domain=domain, domain_trees=domain_trees,
@@ -198,7 +216,30 @@ def validate(raw: dict[str, Any], path: str, sha256: str) -> KernelConfig:
         form=form, wide=wide, float_tail=float_tail, segment_kind=kind,
         segment_count=count, segment_bits=bits, explicit=explicit,
         multiplier=multiplier, truncation_budget_log2=truncation_budget, table_placement=placement,
-        pad_table=pad_table)
+        pad_table=pad_table, head=head)
+
+
+def _head(raw: dict[str, Any], form: str, word_bits: int, scale_bits: int, degree: int,
+          float_tail: Optional[int], fitting: dict[str, Any], multiplier: str,
+          explicit: Optional["ExplicitCoefficients"]) -> Optional[HeadOptions]:
+    """The keys of form = "head", and what the form needs from the others."""
+    keys = [k for k in ("exact_head", "fma", "conversion_remainder") if k in raw]
+    if form != "head":
+        if keys:
+            raise GenError(f"{keys[0]}: only with form = 'head'")
+        return None
+    exact_head = _int_in(raw, "exact_head", 2, 3, default=3)
+    if word_bits != 64 or scale_bits != 63:
+        raise GenError("form: 'head' needs word_bits = 64 and scale_bits = 63")
+    if float_tail is None or not exact_head < float_tail <= degree:
+        raise GenError(f"float_tail: form 'head' needs the first binary64 power, from exact_head + 1 "
+                       f"({exact_head + 1}) to degree ({degree})")
+    if multiplier != "auto" or explicit is not None or "reoptimize" in raw or "coefficient_scales" in raw:
+        raise GenError("form: 'head' chooses its own coefficients and products: leave out multiplier, "
+                       "reoptimize, coefficient_scales and [coefficients]")
+    if fitting["error"] != "absolute":
+        raise GenError("error: form 'head' fits the absolute error")
+    return HeadOptions(exact_head, _flag(raw, "fma", True), _flag(raw, "conversion_remainder", True))
 
 
 def _identity(raw: dict[str, Any]) -> tuple[str, str]:
@@ -268,7 +309,7 @@ def _evaluation(raw: dict[str, Any], word_bits: int, degree: int
     """table_access, evaluation, form, wide and float_tail."""
     table_access = _choice(raw, "table_access", "direct", ("direct", "ct_scan"))
     evaluation = _choice(raw, "evaluation", "horner", ("horner", "estrin"))
-    form = _choice(raw, "form", "direct", ("direct", "one_minus"))
+    form = _choice(raw, "form", "direct", ("direct", "one_minus", "head"))
     wide = _flag(raw, "wide", False)
     if wide and (form != "one_minus" or word_bits != 64):
         raise GenError("wide: needs form = 'one_minus' and word_bits = 64")
@@ -277,8 +318,9 @@ def _evaluation(raw: dict[str, Any], word_bits: int, degree: int
         float_tail = _want(float_tail, int, "float_tail", "an integer")
         if not 2 <= float_tail <= degree:
             raise GenError(f"float_tail: {float_tail} must lie in 2..degree ({degree})")
-        if not wide:
-            raise GenError("float_tail: needs wide = true (and so form = 'one_minus', word_bits = 64)")
+        if not wide and form != "head":
+            raise GenError("float_tail: needs form = 'head', or wide = true (and so form = 'one_minus', "
+                           "word_bits = 64)")
     return table_access, evaluation, form, wide, float_tail
 
 

@@ -23,8 +23,9 @@ def _raw_to_fraction(raw: tuple[int, int, int, int]) -> Fraction:
 
 
 def mpf_to_fraction(x: Any) -> Fraction:
-    """The exact value of an mpmath ``mpf``."""
-    return _raw_to_fraction(mpmath.mpf(x)._mpf_)
+    """The exact value of an mpmath ``mpf`` (read as stored, not rounded to
+    the current precision, which may be lower than the one it was made at)."""
+    return _raw_to_fraction(x._mpf_ if isinstance(x, mpmath.mpf) else mpmath.mpf(x)._mpf_)
 
 
 def interval_to_fractions(x: Any) -> tuple[Fraction, Fraction]:

@@ -33,9 +33,9 @@ MANTISSA = 53
 
 @dataclass(frozen=True)
 class Op:
-    kind: str                 # "v", "c", "coef", "mul", "add"
-    args: tuple[int, ...] = ()
-    index: int = 0            # coef: i, the coefficient of v^(k+i)
+    kind: str                 # "v", "c", "in", "coef", "mul", "add", "sub", "fma"
+    args: tuple[int, ...] = ()   # fma: (a, b, c) for RN(a * b + c), one rounding
+    index: int = 0            # coef: i, the coefficient of v^(k+i); in: which extra input
     label: str = ""
 
 
@@ -84,7 +84,82 @@ def program(k: int, degree: int, evaluation: str) -> list[Op]:
     return ops
 
 
-def run(ops: Sequence[Op], coeffs: Sequence[float], v: float, c: float) -> float:
+def head_program(first: int, count: int, fma: bool) -> list[Op]:
+    """The binary64 part of form "head": c v^first (t_0 + t_1 v + ...
+    + t_(count-1) v^(count-1)) + e, with e an extra input (the rounding
+    constant plus the conversion corrections), by Estrin's scheme; each
+    multiply-add one FMA when ``fma``, else a product and a sum."""
+    ops: list[Op] = [Op("v", label="v"), Op("c", label="c"), Op("in", index=0, label="e")]
+    powers: dict[int, int] = {1: 0}
+
+    def put(op: Op) -> int:
+        ops.append(op)
+        return len(ops) - 1
+
+    def power(n: int) -> int:
+        if n not in powers:
+            top = 1 << (n.bit_length() - 1)
+            a, b = (power(n // 2), power(n // 2)) if top == n else (power(top), power(n - top))
+            powers[n] = put(Op("mul", (a, b), label=f"v^{n}"))
+        return powers[n]
+
+    def madd(a: int, b: int, c: int, label: str) -> int:
+        if fma:
+            return put(Op("fma", (a, b, c), label=label))
+        return put(Op("add", (put(Op("mul", (a, b), label=f"{label} product")), c), label=label))
+
+    terms = [madd(put(Op("coef", index=i + 1, label=f"t{i + 1}")), 0, put(Op("coef", index=i, label=f"t{i}")),
+                  f"q{i}_{i + 1}") if i + 1 < count else put(Op("coef", index=i, label=f"t{i}"))
+             for i in range(0, count, 2)]
+    width = 1
+    while len(terms) > 1:
+        width *= 2
+        terms = [madd(terms[k + 1], power(width), terms[k], f"q{width}_{k // 2}") if k + 1 < len(terms)
+                 else terms[k] for k in range(0, len(terms), 2)]
+    top = 1 << (first.bit_length() - 1)
+    cv = put(Op("mul", (1, power(top)), label=f"c*v^{top}"))
+    if first > top:
+        cv = put(Op("mul", (cv, power(first - top)), label=f"c*v^{first}"))
+    madd(cv, terms[0], 2, "t")
+    return ops
+
+
+def correction_program(fma: bool) -> list[Op]:
+    """The extra input of :func:`head_program` in the Falcon adaptors:
+    RN(cc rx + RN(M - RN(rc t3(x)))), t3(x) = 1 - x + x^2/2, with v = x,
+    c = cc (ccs), in0 = rx and in1 = rc (the conversion remainders of x and
+    ccs, in units of 2^-63) and coef 0 = M (the rounding constant plus the
+    centring bias).  Every intermediate is an exact zero or bounded away
+    from the subnormal range (M - p is about M; gen.proof.head proves it)."""
+    ops: list[Op] = [Op("v", label="x"), Op("c", label="ccs"), Op("in", index=0, label="rx"),
+                     Op("in", index=1, label="rc"), Op("coef", index=0, label="M"),
+                     Op("coef", index=1, label="1/2"), Op("coef", index=2, label="-1"), Op("coef", index=3, label="1")]
+
+    def put(op: Op) -> int:
+        ops.append(op)
+        return len(ops) - 1
+
+    def madd(a: int, b: int, c: int, label: str) -> int:
+        if fma:
+            return put(Op("fma", (a, b, c), label=label))
+        return put(Op("add", (put(Op("mul", (a, b), label=f"{label} product")), c), label=label))
+
+    t3 = madd(madd(0, 5, 6, "x/2 - 1"), 0, 7, "t3")
+    p = put(Op("mul", (3, t3), label="rc*t3"))
+    madd(1, 2, put(Op("sub", (4, p), label="M - rc*t3")), "e")
+    return ops
+
+
+CORRECTION_CONSTANTS = (Fraction(1, 2), Fraction(-1), Fraction(1))   # coef 1..3 of correction_program
+
+
+def _fma(a: float, b: float, c: float) -> float:
+    """RN(a b + c) with one rounding (Python has no math.fma before 3.13):
+    the exact rational value, correctly rounded by float()."""
+    return float(Fraction(a) * Fraction(b) + Fraction(c))
+
+
+def run(ops: Sequence[Op], coeffs: Sequence[float], v: float, c: float, extra: Sequence[float] = ()) -> float:
     """The program on Python floats: the exact model of the emitted C."""
     vals: list[float] = []
     for op in ops:
@@ -92,10 +167,16 @@ def run(ops: Sequence[Op], coeffs: Sequence[float], v: float, c: float) -> float
             vals.append(v)
         elif op.kind == "c":
             vals.append(c)
+        elif op.kind == "in":
+            vals.append(extra[op.index])
         elif op.kind == "coef":
             vals.append(coeffs[op.index])
         elif op.kind == "mul":
             vals.append(vals[op.args[0]] * vals[op.args[1]])
+        elif op.kind == "fma":
+            vals.append(_fma(*(vals[a] for a in op.args)))
+        elif op.kind == "sub":
+            vals.append(vals[op.args[0]] - vals[op.args[1]])
         else:
             vals.append(vals[op.args[0]] + vals[op.args[1]])
     return vals[-1]

@@ -36,6 +36,7 @@ from .quantize import Quantized, check_root_scale, final_product_plan, quantize,
 from .quantize.limbs import TruncPlan
 from .segments import Segmentation
 from .selfcheck import self_check
+from .head_kernel import HeadKernel, build_head
 
 
 @dataclass(frozen=True)
@@ -87,9 +88,11 @@ class Kernel:
         return "none" if self.seg.count == 1 else self.cfg.table_access
 
 
-def build(cfg: KernelConfig, progress: Callable[[str], None] = lambda _: None) -> Kernel:
+def build(cfg: KernelConfig, progress: Callable[[str], None] = lambda _: None) -> "Kernel | HeadKernel":
     """Run every stage for ``cfg`` and return the checked kernel."""
     seg = segments.segment(cfg)
+    if cfg.form == "head":
+        return build_head(cfg, seg, progress)
     fitted = fit(cfg, seg, progress)
     t = fitted.trial
     qz = quantize(t.qz.scheme, seg, t.coefficients, forced_scales=t.scales, forced_ints=t.ints,
@@ -103,7 +106,7 @@ def build(cfg: KernelConfig, progress: Callable[[str], None] = lambda _: None) -
     return kernel
 
 
-def _build_one(cfg: KernelConfig) -> "Kernel | GenError":
+def _build_one(cfg: KernelConfig) -> "Kernel | HeadKernel | GenError":
     """build(cfg) in a worker of :func:`build_many`: segments run serially
     there (the workers already use the cores), errors come back as values."""
     os.environ["FXP_GEN_JOBS"] = "1"
@@ -113,7 +116,7 @@ def _build_one(cfg: KernelConfig) -> "Kernel | GenError":
         return exc
 
 
-def build_many(cfgs: list[KernelConfig]) -> list["Kernel | GenError"]:
+def build_many(cfgs: list[KernelConfig]) -> list["Kernel | HeadKernel | GenError"]:
     """build() for several configs, one kernel per process (FXP_GEN_JOBS
     processes): the result of each config, or its error, in order."""
     return parallel_map(_build_one, [(cfg,) for cfg in cfgs])

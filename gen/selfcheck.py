@@ -18,6 +18,7 @@ from .falcon import model_mantissa
 from .model import evaluate_core, model_eval, model_expm
 
 if TYPE_CHECKING:
+    from .head_kernel import HeadKernel
     from .kernel import Kernel
 
 SELF_CHECK_RANDOM = 2000
@@ -60,3 +61,50 @@ def self_check(kernel: Kernel) -> None:
                 if err > mpmath.mpf(expm_bound.numerator) / expm_bound.denominator:
                     raise GenError(f"self-check: {cfg.name}_expm_p63 at z={z}, w={w} errs by "
                                    f"{mpmath.nstr(err, 6)}, above its proven bound; refusing to emit")
+
+
+def _head_inputs(rng: random.Random, count: int) -> list[tuple[float, float]]:
+    """(x, ccs) the head self-check draws: uniform, log-uniform small x,
+    powers of two and their neighbours, small and edge ccs."""
+    import math
+    out = []
+    for i in range(count):
+        kind = i % 4
+        x = rng.uniform(0, 0.6931471805599453) if kind != 1 else 2.0 ** rng.uniform(-80, -8)
+        if kind == 2:
+            x = math.ldexp(1.0, -rng.randint(1, 64)) * rng.choice((1.0, 1.0 - 2.0 ** -53, 1.0 + 2.0 ** -52))
+        c = rng.uniform(0.5, 1.0) if kind != 3 else 2.0 ** rng.uniform(-70, 0)
+        out.append((min(x, 0.6931471805599452), min(c, 1.0 - 2.0 ** -53)))
+    return out + [(0.0, 0.0), (0.0, 0.5), (0.6931471805599452, 1.0 - 2.0 ** -53), (2.0 ** -1074, 0.75)]
+
+
+def self_check_head(kernel: "HeadKernel") -> None:
+    """The head form's model on random and edge inputs of every entry point,
+    against mpmath at 40 digits; refuses to emit if a proven bound fails."""
+    from . import head_model as hm
+    cfg = kernel.cfg
+    rng = random.Random(cfg.sha256)
+    z_max = kernel.plan.z_max
+    zs = {0, 1, 2, 3, z_max, z_max - 1} | set(kernel.fit.info[2]) | {rng.randint(0, z_max) for _ in range(600)}
+    with mpmath.workdps(40):
+        for z in sorted(zs):
+            f = expr.evaluate(cfg.function_tree, int_to_mpf_exact(z, -64), mpmath.mp)
+            w = rng.randint(0, (1 << 64) - 1)
+            for what, got, ideal, bound in (
+                    ("_eval", hm.model_eval(kernel, z, True), f * 2**63, kernel.eval_bound_ulp),
+                    ("_expm_p63", hm.model_expm(kernel, z, w, True), mpmath.mpf(w) / 2 * f, kernel.expm_bound_2p63)):
+                _within(cfg.name, what, f"z={z:#x}", got, ideal, bound)
+        for x, c in _head_inputs(rng, 1200):
+            ideal = mpmath.mpf(c) * expr.evaluate(cfg.function_tree, mpmath.mpf(x), mpmath.mp) * 2**63
+            got = hm.model_domain(kernel, hm.bits(x), hm.bits(c), True)
+            _within(cfg.name, "_fpr_expm_p63_domain", f"x={x!r}, ccs={c!r}", got, ideal, kernel.fpr_bound_2p63)
+            if got != hm.model_fpr(kernel, hm.bits(x), hm.bits(c), True):
+                raise GenError(f"self-check: {cfg.name}: the full adaptor differs from the domain one at "
+                               f"x={x!r}, ccs={c!r}; refusing to emit")
+
+
+def _within(name: str, entry: str, where: str, got: int, ideal, bound) -> None:
+    err = abs(got - ideal)
+    if err > mpmath.mpf(bound.numerator) / bound.denominator:
+        raise GenError(f"self-check: {name}{entry} at {where} errs by {mpmath.nstr(err, 6)}, above its "
+                       f"proven bound {float(bound):.6g}; refusing to emit")

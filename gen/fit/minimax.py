@@ -34,7 +34,7 @@ def fit_segment(cfg: KernelConfig, seg: Segmentation, s: Segment
                       for j in range(cfg.degree + 1)]
             points = remez.error_extrema(fn, [mpmath.mpf(c.numerator) / c.denominator for c in coeffs],
                                          b, 40 * (cfg.degree + 2))
-            return coeffs, (None, None, _to_z(seg, s, points))
+            return coeffs, (None, None, to_z(seg, s, points))
         if s.t_max == 0:
             raise GenError(f"segments: segment {s.index} holds a single input; use fewer segments")
         result = remez.remez(fn, b, cfg.degree, cfg.error == "relative", cfg.remez_tolerance,
@@ -42,11 +42,11 @@ def fit_segment(cfg: KernelConfig, seg: Segmentation, s: Segment
         coeffs = [mpf_to_fraction(c) for c in result.coeffs]
         absolute = result.error if cfg.error == "absolute" else \
             max(abs(fn(v) - sum(c * v**j for j, c in enumerate(result.coeffs))) for v in result.extrema)
-        return coeffs, (float(absolute), result.iterations, _to_z(seg, s, result.extrema))
+        return coeffs, (float(absolute), result.iterations, to_z(seg, s, result.extrema))
 
 
 
-def _to_z(seg: Segmentation, s: Segment, points: Any) -> tuple[int, ...]:
+def to_z(seg: Segmentation, s: Segment, points: Any) -> tuple[int, ...]:
     scale = 1 << (seg.word_bits - seg.pre_shift)
     out = set()
     for v in points:

@@ -62,10 +62,12 @@ class Enclosure:
 
 
 def analyse(ops: Sequence[Op], coeffs: Sequence[Fraction], v: Interval, v_error: Interval,
-            c: Interval, c_error: Interval) -> list[Enclosure]:
+            c: Interval, c_error: Interval, extra: Sequence[Enclosure] = ()) -> list[Enclosure]:
     """Per operation: enclosures of its exact value and of the error of the
     computed one, for exact inputs v and c in the intervals given, read with
-    input errors in v_error and c_error.  The last entry is the tail's."""
+    input errors in v_error and c_error (``extra``: the enclosures of the
+    extra inputs).  The last entry is the tail's.  An FMA is one rounding
+    of the exact a b + c."""
     out: list[Enclosure] = []
     zero = Fraction(0)
     for op in ops:
@@ -74,15 +76,27 @@ def analyse(ops: Sequence[Op], coeffs: Sequence[Fraction], v: Interval, v_error:
             # The inputs are conversions of unsigned words: never negative.
             out.append(Enclosure(exact, error, (max(zero, exact[0] + error[0]), exact[1] + error[1])))
             continue
+        if op.kind == "in":
+            out.append(extra[op.index])
+            continue
         if op.kind == "coef":
             b = coeffs[op.index]
             out.append(Enclosure((b, b), (zero, zero), (b, b)))
             continue
         a, b = out[op.args[0]], out[op.args[1]]
-        if op.kind == "mul":
+        if op.kind in ("mul", "fma"):
             exact = _mul(a.value, b.value)
             before = _mul(a.computed, b.computed)
             spread = _add(_add(_mul(a.value, b.error), _mul(b.value, a.error)), _mul(a.error, b.error))
+            if op.kind == "fma":
+                c_in = out[op.args[2]]
+                exact, before = _add(exact, c_in.value), _add(before, c_in.computed)
+                spread = _add(spread, c_in.error)
+        elif op.kind == "sub":
+            nb = lambda iv: (-iv[1], -iv[0])
+            exact = _add(a.value, nb(b.value))
+            before = _add(a.computed, nb(b.computed))
+            spread = _add(a.error, nb(b.error))
         else:
             exact = _add(a.value, b.value)
             before = _add(a.computed, b.computed)

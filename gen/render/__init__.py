@@ -16,7 +16,9 @@ from certify import gappa_script
 
 from .. import VERSION, cemit, falcon
 from ..config import KernelConfig
+from ..head_kernel import HeadKernel
 from ..kernel import Kernel
+from . import head
 from .context import ROOT, config_display_path, context
 from .sidecar import sidecar
 
@@ -31,8 +33,24 @@ def _environment() -> jinja2.Environment:
                               autoescape=False)
 
 
-def render(k: Kernel, out_dir: str) -> dict[str, str]:
+def _render_head(k: HeadKernel, out_dir: str) -> dict[str, str]:
+    """The files of a form = "head" kernel (no table: its coefficients are
+    immediates; the Gappa certificate of its binary64 part is
+    certify/gappa_head.py's)."""
+    env = _environment()
+    ctx = head.context(k, out_dir)
+    name = k.cfg.name
+    files = {f"{name}.h": env.get_template("head.h.j2").render(filename=f"{name}.h", **ctx),
+             f"{name}_falcon.h": env.get_template("falcon/head.h.j2").render(filename=f"{name}_falcon.h", **ctx),
+             "fxp.h": RUNTIME_HEADER.read_text()}
+    files[f"{name}.json"] = json.dumps(head.sidecar(k, ctx), indent=1, sort_keys=False) + "\n"
+    return files
+
+
+def render(k: "Kernel | HeadKernel", out_dir: str) -> dict[str, str]:
     """File name -> content for kernel k (nothing written)."""
+    if isinstance(k, HeadKernel):
+        return _render_head(k, out_dir)
     env = _environment()
     ctx = context(k, out_dir)
     name = k.cfg.name
