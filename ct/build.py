@@ -62,7 +62,7 @@ def build_all(tc: Toolchain, kernels: list[Kernel], out: Path) -> Built:
         src = out / f"wrap_{k.name}.c"
         src.write_text(render_wrappers(k))
         obj = src.with_suffix(".o")
-        _run([*cc, *tc.cflags, f"-I{k.folder}", "-c", str(src), "-o", str(obj)])
+        _run([*cc, *tc.cflags, *k.cflags, f"-I{k.folder}", "-c", str(src), "-o", str(obj)])
         objects[k.name] = obj
     reg = out / "registry.c"
     reg.write_text(render_registry(kernels))

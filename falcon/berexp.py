@@ -58,8 +58,11 @@ def build_berexp(kernels: Sequence[Kernel], build: Path) -> Path:
     text = registry_source(kernels)
     if not reg.is_file() or reg.read_text(encoding="utf-8") != text:
         reg.write_text(text, encoding="utf-8")
+    # One translation unit holds every kernel, so it is built with the union
+    # of their instruction-set flags (-mfma for the head-form kernels).
+    flags = sorted({f for k in kernels for f in k.cflags})
     return compile_c([FALCON / "berexp.c", reg, RUNTIME / "facct_ref.c"], build / "berexp",
-                     [FALCON, RUNTIME, TOOLKIT_C], link=["-lpthread", "-lm"])
+                     [FALCON, RUNTIME, TOOLKIT_C], flags=flags, link=["-lpthread", "-lm"])
 
 
 def run_berexp(binary: Path, draws: int, seed: int, threads: int, sigma_min: float,

@@ -102,6 +102,7 @@ def build_probe(kernel: Kernel, out_dir: Path, cc: str = "gcc",
     the probe prints come from that FP-free object.
     """
     inc = [FALCON, RUNTIME, TOOLKIT_C, kernel.folder]
+    flags = [*flags, *kernel.cflags]
     emu = compile_c([FALCON / "emu_wrap.c"], out_dir / "emu_wrap.o", inc,
                     [*defines(kernel), *flags, *emu_flags], cc, object_only=True)
     return compile_c([FALCON / "probe.c", RUNTIME / "facct_ref.c", emu],

@@ -194,12 +194,20 @@ def c_double(value: Fraction) -> str:
 
 
 def tail_lines(ops: Sequence[Op], coeffs: Sequence[Fraction], inputs: Sequence[str] = (),
-               prefix: str = "f", fma: str = "FXP_FMA", v: str = "v", c: str = "c") -> list[tuple[str, str, str]]:
+               prefix: str = "f", fma: str = "FXP_FMA", v: str = "v", c: str = "c",
+               rounded: str | None = None) -> list[tuple[str, str, str]]:
     """(name, expression, comment) per operation after the inputs, one
     binary64 operation per statement (an "fma" one call of ``fma``, a fused
-    multiply-add: one rounding); ``inputs`` names the extra inputs."""
+    multiply-add: one rounding); ``inputs`` names the extra inputs.
+
+    With ``rounded`` (the name of a C function that returns its argument
+    through an optimisation barrier), every product that an addition or a
+    subtraction reads is passed through it, so that no compiler contracts
+    the two into one FMA (gcc does across statements by default with FMA
+    enabled): the proof counts the product's own rounding."""
     names: list[str] = []
     out = []
+    summed = {a for op in ops if op.kind in ("add", "sub") for a in op.args}
     for n, op in enumerate(ops):
         if op.kind == "v":
             names.append(v)
@@ -216,6 +224,8 @@ def tail_lines(ops: Sequence[Op], coeffs: Sequence[Fraction], inputs: Sequence[s
                 text = f"{fma}({args[0]}, {args[1]}, {args[2]})"
             else:
                 text = f" {dict(mul='*', add='+', sub='-')[op.kind]} ".join(args)
+                if rounded and op.kind == "mul" and n in summed:
+                    text = f"{rounded}({text})"
             out.append((name, text, op.label))
             names.append(name)
     return out
@@ -283,19 +293,21 @@ def head_middle(plan: "HeadPlan") -> list[tuple[str, str, str]]:
     sg = plan.mid_signs
     lines = []
     pairs = []
-    for p, i in enumerate(range(0, len(words), 2)):
-        if i + 1 < len(words):
+    mult = "zh" if plan.step == 2 else "z"
+    for p, i in enumerate(range(0, len(words), plan.step)):
+        if plan.step == 2 and i + 1 < len(words):
             text = _signed_sum(words[i], sg[i], f"fxp_mulhi64(z, {words[i + 1]})", sg[i + 1], plan.pair_signs[p])
         else:
             text = words[i]
-        lines.append((f"p{p}", text, f"|n{i} + n{i + 1} x| 2^{plan.mid_scale}" if i + 1 < len(words)
+        lines.append((f"p{p}", text, f"|n{i} + n{i + 1} x| 2^{plan.mid_scale}" if plan.step == 2 and i + 1 < len(words)
                       else f"|n{i}| 2^{plan.mid_scale}"))
         pairs.append(f"p{p}")
     acc = pairs[-1]
     for p in range(len(pairs) - 2, -1, -1):
-        text = _signed_sum(pairs[p], plan.pair_signs[p], f"fxp_mulhi64(zh, {acc})", plan.acc_signs[p + 1],
+        text = _signed_sum(pairs[p], plan.pair_signs[p], f"fxp_mulhi64({mult}, {acc})", plan.acc_signs[p + 1],
                            plan.acc_signs[p])
-        lines.append((f"h{p}", text, f"accumulator {p} (Horner in x^2), 2^{plan.mid_scale}"))
+        lines.append((f"h{p}", text, f"accumulator {p} (Horner in {'x^2' if plan.step == 2 else 'x'}), "
+                                     f"2^{plan.mid_scale}"))
         acc = f"h{p}"
     if len(pairs) == 1:
         lines.append(("h0", acc, f"mid(x) 2^{plan.mid_scale}"))

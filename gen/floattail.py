@@ -84,11 +84,11 @@ def program(k: int, degree: int, evaluation: str) -> list[Op]:
     return ops
 
 
-def head_program(first: int, count: int, fma: bool) -> list[Op]:
+def head_program(first: int, count: int, fma: bool, evaluation: str = "estrin") -> list[Op]:
     """The binary64 part of form "head": c v^first (t_0 + t_1 v + ...
     + t_(count-1) v^(count-1)) + e, with e an extra input (the rounding
-    constant plus the conversion corrections), by Estrin's scheme; each
-    multiply-add one FMA when ``fma``, else a product and a sum."""
+    constant plus the conversion corrections), by Estrin's or Horner's
+    scheme; each multiply-add one FMA when ``fma``, else a product and a sum."""
     ops: list[Op] = [Op("v", label="v"), Op("c", label="c"), Op("in", index=0, label="e")]
     powers: dict[int, int] = {1: 0}
 
@@ -108,9 +108,15 @@ def head_program(first: int, count: int, fma: bool) -> list[Op]:
             return put(Op("fma", (a, b, c), label=label))
         return put(Op("add", (put(Op("mul", (a, b), label=f"{label} product")), c), label=label))
 
-    terms = [madd(put(Op("coef", index=i + 1, label=f"t{i + 1}")), 0, put(Op("coef", index=i, label=f"t{i}")),
-                  f"q{i}_{i + 1}") if i + 1 < count else put(Op("coef", index=i, label=f"t{i}"))
-             for i in range(0, count, 2)]
+    if evaluation == "horner":
+        q = put(Op("coef", index=count - 1, label=f"t{count - 1}"))
+        for i in range(count - 2, -1, -1):
+            q = madd(q, 0, put(Op("coef", index=i, label=f"t{i}")), f"q{i}")
+        terms = [q]
+    else:
+        terms = [madd(put(Op("coef", index=i + 1, label=f"t{i + 1}")), 0, put(Op("coef", index=i, label=f"t{i}")),
+                      f"q{i}_{i + 1}") if i + 1 < count else put(Op("coef", index=i, label=f"t{i}"))
+                 for i in range(0, count, 2)]
     width = 1
     while len(terms) > 1:
         width *= 2

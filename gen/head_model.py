@@ -45,13 +45,14 @@ def middle(plan: HeadPlan, z: int, zh: int, check: bool) -> int:
         return value & M64
 
     w, sg = plan.mid_words, plan.mid_signs
+    mult = zh if plan.step == 2 else z
     pairs = []
-    for p, i in enumerate(range(0, len(w), 2)):
+    for p, i in enumerate(range(0, len(w), plan.step)):
         pairs.append(combine(w[i], sg[i], (z * w[i + 1]) >> 64, sg[i + 1], plan.pair_signs[p])
-                     if i + 1 < len(w) else w[i])
+                     if plan.step == 2 and i + 1 < len(w) else w[i])
     acc = pairs[-1]
     for p in range(len(pairs) - 2, -1, -1):
-        acc = combine(pairs[p], plan.pair_signs[p], (zh * acc) >> 64, plan.acc_signs[p + 1], plan.acc_signs[p])
+        acc = combine(pairs[p], plan.pair_signs[p], (mult * acc) >> 64, plan.acc_signs[p + 1], plan.acc_signs[p])
     return acc
 
 
@@ -88,7 +89,11 @@ def model_eval(k: "HeadKernel", z: int, check: bool = False) -> int:
 
 def model_expm(k: "HeadKernel", z: int, w: int, check: bool = False) -> int:
     C = w >> 1
-    return kernel(k, z, C, to_double(z), float(C), float(k.constant), check)
+    v, e = to_double(z), float(k.constant)
+    if k.cfg.head.conversion_remainder:
+        consts = [e, *(float(q) for q in CORRECTION_CONSTANTS)]
+        e = run(correction_program(k.cfg.head.fma), consts, v, float(C), [0.0, (w & 1) * 0.5])
+    return kernel(k, z, C, v, float(C), e, check)
 
 
 def flush(v: float, min_bits: int) -> float:
@@ -102,8 +107,10 @@ def adapt(k: "HeadKernel", x: float, ccs: float, check: bool = False) -> int:
     X, C = math.trunc(xs), math.trunc(cs)
     rx, rc = xs - math.trunc(xs), cs - math.trunc(cs)
     v = x if x > TAIL_X_MIN else TAIL_X_MIN
-    consts = [float(k.constant), *(float(q) for q in CORRECTION_CONSTANTS)]
-    e = run(correction_program(k.cfg.head.fma), consts, x, ccs, [rx, rc])
+    e = float(k.constant)
+    if k.cfg.head.conversion_remainder:
+        consts = [e, *(float(q) for q in CORRECTION_CONSTANTS)]
+        e = run(correction_program(k.cfg.head.fma), consts, x, ccs, [rx, rc])
     return kernel(k, (X + X) & M64, C, v, cs, e, check)
 
 

@@ -22,7 +22,7 @@ Public API:
     header, table_header, falcon_header, fxp_header, sidecar_path,
     gappa_script, headers, require(); facts: word_bits, scale_bits,
     table_access, uses_float, falcon_adaptors, table_bytes, segments,
-    degree; proven bounds: eval_bound_ulp, expm_bound_2p63, fpr_bound_2p63,
+    degree, isa, cflags, for_32bit_cores; proven bounds: eval_bound_ulp, expm_bound_2p63, fpr_bound_2p63,
     headline_bound_2p63, headline_bound_log2; the parsed sidecar),
     load(gen_dir, name, adaptors_for_64bit=False) -> Kernel,
     load_path(folder or sidecar path) -> Kernel,
@@ -42,6 +42,7 @@ __all__ = ["SCHEMA_VERSION", "TABLE_ACCESS", "KernelFolderError", "Kernel",
 
 SCHEMA_VERSION = 1
 TABLE_ACCESS = ("direct", "ct_scan", "none")
+ISA_FLAGS = {"fma": "-mfma"}
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
@@ -125,6 +126,24 @@ class Kernel:
     def uses_float(self) -> bool:
         """True when the kernel evaluates part of the polynomial in binary64."""
         return self.sidecar.get("uses_float") is True
+
+    @property
+    def isa(self) -> tuple[str, ...]:
+        """Instruction-set extensions the kernel's C needs ("fma": the x86-64
+        FMA instructions of x86-64-v3; none for most kernels)."""
+        return tuple(self.sidecar.get("isa") or ())
+
+    @property
+    def cflags(self) -> tuple[str, ...]:
+        """The compiler flags a translation unit including the kernel needs
+        on x86-64 (the kernel refuses to compile without them)."""
+        return tuple(ISA_FLAGS[i] for i in self.isa)
+
+    @property
+    def for_32bit_cores(self) -> bool:
+        """False for kernels whose C needs a 64-bit host (form head: unsigned
+        __int128 and a binary64 unit), which the Cortex-M tools skip."""
+        return self.sidecar.get("form") != "head"
 
     @property
     def falcon_adaptors(self) -> bool:
@@ -219,6 +238,9 @@ def _check_facts(path: Path, name: str, data: dict[str, Any]) -> None:
             raise KernelFolderError(f"{path}: \"{key}\" must be true or false, got {data[key]!r}")
     if not isinstance(data.get("bound", {}), dict):
         raise KernelFolderError(f"{path}: \"bound\" must be an object")
+    unknown = [i for i in data.get("isa") or () if i not in ISA_FLAGS]
+    if unknown:
+        raise KernelFolderError(f"{path}: unknown instruction-set extension {unknown[0]!r} in \"isa\"")
 
 
 def load(gen_dir: Path, name: str, *, adaptors_for_64bit: bool = False) -> Kernel:

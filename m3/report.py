@@ -170,7 +170,11 @@ def main(argv: list[str] | None = None) -> int:
         size = QUICK if args.quick else FULL
         rows = vectors.load(args.vectors, size["rows"])
         names = args.kernels.split()
-        targets = [portable()] + [load_kernel(n, args.gen_dir) for n in names if n != PORTABLE]
+        loaded = [load_kernel(n, args.gen_dir) for n in names if n != PORTABLE]
+        for t in loaded:
+            if t.kernel is not None and not t.kernel.for_32bit_cores:
+                print(f"m3: {t.name}: skipped (its C needs a 64-bit host with a binary64 unit)", file=sys.stderr)
+        targets = [portable()] + [t for t in loaded if t.kernel is None or t.kernel.for_32bit_cores]
         vec_dir = args.build / ("quick" if args.quick else "full")
         vectors.write_header(rows, vec_dir / "vectors.h")
         model = timing.load()

@@ -3,11 +3,18 @@
 # build/bench.svg.
 
 BENCH_OUT       := $(BUILD)/bench
-BENCH_GENERATED ?= generated
-BENCH_KERNELS   ?= $(KERNELS)
-# No FMA contraction: the double references must round every product, as
-# the public code that made the test vectors did.
-BENCH_CFLAGS    := $(CFLAGS) -ffp-contract=off
+# The kernels benchmarked: every shipped one, and the candidates of
+# BENCH_COMPARE (kernels/candidates/<name>.toml, rendered under
+# build/bench/compare) beside them, both seen through build/bench/kernels.
+BENCH_COMPARE   ?= falcon_x86_v1
+BENCH_GENERATED ?= $(BENCH_OUT)/kernels
+BENCH_KERNELS   ?= $(KERNELS) $(BENCH_COMPARE)
+# x86-64-v3 for every variant, references included (both kinds of machine
+# this project runs on have it, and Falcon's AVX2 builds use it): the FMA
+# kernels need it, and one set of flags keeps the comparison fair.  No FMA
+# contraction: the double references must round every product, as the
+# public code that made the test vectors did.
+BENCH_CFLAGS    := $(CFLAGS) -ffp-contract=off -march=x86-64-v3
 BENCH_RUNS      ?= 31
 BENCH_ROUNDS    ?= 2000
 BENCH_BIN       := $(BENCH_OUT)/bench_main
@@ -19,11 +26,19 @@ BENCH_HEADERS   := bench/loops.h bench/refs.h toolkit/c/test_util.h runtime/facc
 HELP_LINES += "  make bench           -- time references and 64-bit kernels (chain/batch cycles, callgrind instructions): build/bench.json, build/bench.svg"
 HELP_LINES += "  make bench-baseline  -- rewrite bench/instructions_baseline.json (instructions per call, checked by make test)"
 
-.PHONY: bench bench-baseline bench-registry
+.PHONY: bench bench-baseline bench-registry bench-kernels
+
+# build/bench/kernels: a link to every shipped kernel folder and to each
+# rendered comparison candidate, so that one folder holds them all.
+bench-kernels: gen-stamps
+	@mkdir -p $(BENCH_OUT)/kernels
+	@$(if $(BENCH_COMPARE),$(PY) -m gen render $(addprefix kernels/candidates/,$(addsuffix .toml,$(BENCH_COMPARE))) --out $(BENCH_OUT)/compare --quiet)
+	@for k in $(KERNELS); do ln -sfn $(abspath generated)/$$k $(BENCH_OUT)/kernels/$$k; done
+	@for k in $(BENCH_COMPARE); do ln -sfn $(abspath $(BENCH_OUT)/compare)/$$k $(BENCH_OUT)/kernels/$$k; done
 
 # Always rerun: the kernel list may change; the script rewrites the file
 # only when its content changes, so nothing is rebuilt needlessly.
-bench-registry:
+bench-registry: $(if $(filter $(BENCH_OUT)/kernels,$(BENCH_GENERATED)),bench-kernels)
 	@$(PY) -m bench.gen_registry $(BENCH_GENERATED) $(BENCH_OUT)/registry.c $(BENCH_KERNELS)
 
 $(BENCH_OUT)/registry.c: bench-registry ;

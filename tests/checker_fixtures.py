@@ -144,7 +144,7 @@ class Checker:
         subprocess.run([sys.executable, "-m", "verify.plan", str(kernel_dir),
                         "-o", str(self.plan)], check=True, cwd=ROOT)
         subprocess.run([CC, "-O2", "-Wall", "-Wextra", "-Werror", "-std=gnu11",
-                        f"-I{VERIFY}", f"-I{TOOLKIT_C}", f"-I{kernel_dir}", f"-I{build}",
+                        *kfolder.load_path(kernel_dir).cflags, f"-I{VERIFY}", f"-I{TOOLKIT_C}", f"-I{kernel_dir}", f"-I{build}",
                         f"-DKNAME={self.name}", f"-DKUNAME={self.name.upper()}",
                         f'-DKHEADER="{kfolder.load_path(kernel_dir).header.name}"',
                         f'-DREF_HEADER="{ref_header}"',

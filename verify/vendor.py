@@ -59,7 +59,7 @@ def compile_alone(folder: Path, name: str) -> list[str]:
                 continue
             src = Path(tmp) / f"probe{suffix}"
             src.write_text(probe_source(kernel))
-            cmd = [compiler, f"-std={std}", *FLAGS, f"-I{folder}", str(src), "-o", str(Path(tmp) / "probe")]
+            cmd = [compiler, f"-std={std}", *FLAGS, *kernel.cflags, f"-I{folder}", str(src), "-o", str(Path(tmp) / "probe")]
             run = subprocess.run(cmd, capture_output=True, text=True)
             if run.returncode != 0:
                 failures.append(f"{compiler} -std={std}: {run.stderr.strip().splitlines()[0] if run.stderr else 'failed'}")

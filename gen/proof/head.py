@@ -91,17 +91,18 @@ def middle(plan: HeadPlan, z: Word, zh: Word) -> Word:
     """The middle's word m = mid(x') 2^s + error, as the template computes it."""
     one = lambda n: Word((Fraction(n), Fraction(n)), ZERO)
     s = plan.mid_words
+    mult = zh if plan.step == 2 else z
     pairs = []
-    for p, i in enumerate(range(0, len(s), 2)):
+    for p, i in enumerate(range(0, len(s), plan.step)):
         value = _signed(plan.mid_signs[i], one(s[i]))
-        if i + 1 < len(s):
+        if plan.step == 2 and i + 1 < len(s):
             prod = _signed(plan.mid_signs[i + 1], _hi(z, one(s[i + 1])))
             value = Word(_add(value.exact, prod.exact), _add(value.error, prod.error))
         pairs.append(value)
     acc = pairs[-1]
     for p in range(len(pairs) - 2, -1, -1):
         mag = _signed(plan.acc_signs[p + 1], acc)
-        prod = _signed(plan.acc_signs[p + 1], _hi(zh, mag))
+        prod = _signed(plan.acc_signs[p + 1], _hi(mult, mag))
         acc = Word(_add(pairs[p].exact, prod.exact), _add(pairs[p].error, prod.error))
     return acc
 
@@ -145,13 +146,14 @@ def _tail(plan: HeadPlan, v: Interval, v_err: Interval, c: Interval, c_err: Inte
     return analyse(plan.program, coeffs, v, v_err, c, c_err, [extra])[-1]
 
 
-def correction(plan: HeadPlan, fma: bool, x: Interval, m_const: Fraction) -> Enclosure:
+def correction(plan: HeadPlan, fma: bool, x: Interval, m_const: Fraction, x_err: Interval = ZERO,
+               rx: Interval = (Fraction(0), Fraction(1)), rc: Interval = (Fraction(0), Fraction(1))) -> Enclosure:
     """The extra input of the adaptors: RN(cc rx + RN(M - RN(rc t3(x)))),
-    enclosed for x in ``x``, rx, rc in [0, 1) and ccs in [2^-63, 1)."""
+    enclosed for x in ``x`` (read with an error in x_err), rx and rc in
+    their ranges and ccs in [2^-64, 1)."""
     ops = correction_program(fma)
-    unit = (Fraction(0), Fraction(1))
-    ins = [Enclosure(unit, ZERO, unit), Enclosure(unit, ZERO, unit)]
-    enc = analyse(ops, [m_const, *CORRECTION_CONSTANTS], x, ZERO, (C_FLUSH, Fraction(1)), ZERO, ins)
+    ins = [Enclosure(rx, ZERO, rx), Enclosure(rc, ZERO, rc)]
+    enc = analyse(ops, [m_const, *CORRECTION_CONSTANTS], x, x_err, (C_FLUSH, Fraction(1)), ZERO, ins)
     _check_normal(ops, [m_const, *CORRECTION_CONSTANTS], enc,
                   {0: X_FLUSH, 1: C_FLUSH, 2: Fraction(1, 1 << 837), 3: Fraction(1, 1 << 53)})
     return enc[-1]
@@ -258,6 +260,7 @@ def _poly_range(coeffs: Sequence[Fraction], first: int, x: Interval) -> Interval
 class _Context:
     plan: HeadPlan
     fma: bool
+    remainders: bool                   # the adaptors carry the conversion remainders
     coeffs: tuple[Fraction, ...]       # p
     approx: Interval                   # p - f
     magic: Fraction                    # M = 1.5 2^(52 - f) (the bias is added later)
@@ -274,7 +277,9 @@ def _common(cx: _Context, zlo: int, zhi: int, c: Interval) -> tuple[Interval, In
 def _fixed_entry(cx: _Context, zlo: int, zhi: int, expm: bool) -> tuple[Interval, Interval, Interval]:
     """(out - ideal before the bias, D) on a piece for _eval (C = 2^63) or
     _expm_p63 (C = floor(w / 2) in [0, 2^63 - 1]); the tail reads
-    v = RN(z >> 1) 2^-63 and c = RN(C) (C itself for _eval)."""
+    v = RN(z >> 1) 2^-63 and c = RN(C) (C itself for _eval).  _expm_p63
+    carries the half unit of w that C drops like the adaptors carry rc
+    (rc = (w mod 2) / 2, rx = 0), unless conversion_remainder is off."""
     top = Fraction(1 << 63)
     c = (Fraction(0), top - 1) if expm else (top, top)
     d_int, d_err, e = _common(cx, zlo, zhi, c)
@@ -283,16 +288,23 @@ def _fixed_entry(cx: _Context, zlo: int, zhi: int, expm: bool) -> tuple[Interval
     v_err = (-Fraction(1, 1 << 64) - r, r)
     c_err = (-half_ulp(top), half_ulp(top)) if expm else ZERO
     m = Enclosure((cx.magic, cx.magic), ZERO, (cx.magic, cx.magic))
+    half = (Fraction(0), Fraction(1, 2))
+    carried = expm and cx.remainders
+    if carried:
+        m = correction(cx.plan, cx.fma, x, cx.magic, v_err, ZERO, half)
     t = _tail(cx.plan, x, v_err, (max(c[0], Fraction(1)), c[1]) if expm else c, c_err, m)
     if expm and zhi > 1:
         _check_normal(cx.plan.program, list(cx.plan.tail), analyse(cx.plan.program, list(cx.plan.tail), x, v_err,
                                                                   (Fraction(1), c[1]), c_err, [m]),
                       {0: Fraction(1, 1 << 63), 1: Fraction(1), 2: cx.magic})
     approx = _mul(c, cx.approx)
-    loss = (Fraction(-1, 2), Fraction(0)) if expm else ZERO          # (w mod 2) f / 2
+    if carried:   # rc (f - t3): the dropped half unit times f, less what t3 carries
+        loss = _neg(_with_zero(_mul(half, _add(_neg(cx.approx), _poly_range(cx.coeffs, cx.plan.k, x)))))
+    else:         # (w mod 2) f / 2, not carried
+        loss = (Fraction(-1, 2), Fraction(0)) if expm else ZERO
     tq = _add((t.value[0] - cx.magic, t.value[1] - cx.magic), t.error)
     _check_binade(cx, t)
-    d = _add(_mul(c, _one_minus_p(cx.coeffs, x)), d_err, t.error)
+    d = _add(_mul(c, _one_minus_p(cx.coeffs, x)), (m.value[0] - cx.magic, m.value[1] - cx.magic), d_err, t.error)
     return _add(approx, loss, _neg(_add(d_err, t.error))), d, _add(e, tq)
 
 
@@ -306,16 +318,26 @@ def _fpr_entry(cx: _Context, zlo: int, zhi: int) -> tuple[Interval, Interval, In
     d_int, d_err, e = _common(cx, zlo, zhi, c)
     x = (Fraction(zlo, 1 << 64), Fraction(zhi + 2, 1 << 64))
     v = (max(x[0], TAIL_X_MIN), max(x[1], TAIL_X_MIN))
-    corr = correction(cx.plan, cx.fma, x, cx.magic)
+    if cx.remainders:
+        corr = correction(cx.plan, cx.fma, x, cx.magic)
+    else:
+        corr = Enclosure((cx.magic, cx.magic), ZERO, (cx.magic, cx.magic))
     cs = (Fraction(1, 2), top)
     t = _tail(cx.plan, v, ZERO, cs, ZERO, corr)
     encs = analyse(cx.plan.program, list(cx.plan.tail), v, ZERO, cs, ZERO, [corr])
     _check_normal(cx.plan.program, list(cx.plan.tail), encs, {0: TAIL_X_MIN, 1: Fraction(1, 2), 2: cx.magic})
     f_minus_p = _neg(cx.approx)
-    a_term = (Fraction(0), Fraction(1, 1 << 11) + Fraction(1, 1 << 63) + Fraction(1, 1 << 800)) \
-        if x[0] < TAIL_X_MIN else (Fraction(0), Fraction(1, 1 << 800))
     unit = (Fraction(0), Fraction(1))
-    dt = _with_zero(_mul(unit, _add(f_minus_p, _poly_range(cx.coeffs, cx.plan.k, x))))
+    tiny = Fraction(1, 1 << 800)
+    if cx.remainders:
+        a_term = (Fraction(0), Fraction(1, 1 << 11) + Fraction(1, 1 << 63) + tiny) \
+            if x[0] < TAIL_X_MIN else (Fraction(0), tiny)
+        dt = _with_zero(_mul(unit, _add(f_minus_p, _poly_range(cx.coeffs, cx.plan.k, x))))
+    else:
+        # Not carried: the x remainder costs C (e^-x - e^-x') in [-1, 0]
+        # (only below 2^-11), the ccs remainder rc f(x) in [0, 1).
+        a_term = (Fraction(-1), tiny) if x[0] < TAIL_X_MIN else (Fraction(0), tiny)
+        dt = unit
     if x[0] >= TAIL_X_MIN:
         ct = _with_zero(_mul(unit, _tail_value(cx.plan, x)))
     else:
@@ -337,7 +359,7 @@ def prove(cfg: KernelConfig, plan: HeadPlan, head: Sequence[Fraction]) -> HeadPr
     coeffs = polynomial(plan, head)
     x_hi = Fraction(plan.z_max + 2, 1 << 64)
     approx = approximation_bound(cfg.function_tree, coeffs, Fraction(0), x_hi, 0)
-    cx = _Context(plan, cfg.head.fma, coeffs, (approx.lo, approx.hi), plan.magic)
+    cx = _Context(plan, cfg.head.fma, cfg.head.conversion_remainder, coeffs, (approx.lo, approx.hi), plan.magic)
     acc = _Acc()
     for zlo, zhi in _pieces(plan.z_max):
         for entry, ranges in (("eval", _fixed_entry(cx, zlo, zhi, False)),

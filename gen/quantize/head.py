@@ -40,6 +40,7 @@ Interval = tuple[int, int]
 @dataclass(frozen=True)
 class HeadPlan:
     k: int                               # exact head: T_k
+    step: int                            # middle: 2 = pairs in x, Horner in x^2 (estrin); 1 = Horner in x
     first_tail: int                      # j: the first binary64 power
     mid_scale: int                       # s: every middle word stands for value 2^-s
     mid_words: tuple[int, ...]           # |n_i| 2^s, rounded
@@ -75,12 +76,14 @@ def _combine(sign_a: int, a: Interval, sign_b: int, b: Interval, sign: int) -> O
     return (lo, hi) if 0 <= lo and hi < 1 << 64 else None
 
 
-def _signs(values: Sequence[Fraction], x_max: Fraction, what: str) -> list[int]:
-    """Signs of the pair values n_2i + n_2i+1 x (linear: their ends) and of
-    the coefficients, which must not change on [0, x_max]."""
+def _signs(values: Sequence[Fraction], x_max: Fraction, what: str, step: int) -> list[int]:
+    """Signs of the groups: pair values n_2i + n_2i+1 x (step 2; linear:
+    their ends) or single coefficients (step 1), which must not change on
+    [0, x_max]."""
     out = []
-    for i in range(0, len(values), 2):
-        ends = [values[i] + (values[i + 1] * x if i + 1 < len(values) else 0) for x in (Fraction(0), x_max)]
+    for i in range(0, len(values), step):
+        ends = [values[i] + (values[i + 1] * x if step == 2 and i + 1 < len(values) else 0)
+                for x in (Fraction(0), x_max)]
         if ends[0] * ends[1] <= 0:
             raise GenError(f"float_tail: the {what} term {i}..{i + 1} changes sign on the domain; "
                            "move float_tail")
@@ -89,34 +92,35 @@ def _signs(values: Sequence[Fraction], x_max: Fraction, what: str) -> list[int]:
 
 
 def _middle_ranges(words: Sequence[int], signs: Sequence[int], pair_signs: Sequence[int],
-                   acc_signs: Sequence[int], pieces: Sequence[Interval]) -> bool:
+                   acc_signs: Sequence[int], pieces: Sequence[Interval], step: int) -> bool:
     """Whether every middle word fits [0, 2^64) with its sign on every piece
     of z (exact integer interval arithmetic on the computed words)."""
     for zlo, zhi in pieces:
         z, zh = (zlo, zhi), ((zlo * zlo) >> 64, (zhi * zhi) >> 64)
+        mult = zh if step == 2 else z
         pairs = []
-        for p, i in enumerate(range(0, len(words), 2)):
+        for p, i in enumerate(range(0, len(words), step)):
             w = (words[i], words[i])
-            if i + 1 < len(words):
+            if step == 2 and i + 1 < len(words):
                 w = _combine(signs[i], w, signs[i + 1], _hi_range(z, (words[i + 1], words[i + 1])), pair_signs[p])
                 if w is None:
                     return False
             pairs.append(w)
         acc = pairs[-1]
         for p in range(len(pairs) - 2, -1, -1):
-            acc = _combine(pair_signs[p], pairs[p], acc_signs[p + 1], _hi_range(zh, acc), acc_signs[p])
+            acc = _combine(pair_signs[p], pairs[p], acc_signs[p + 1], _hi_range(mult, acc), acc_signs[p])
             if acc is None:
                 return False
     return True
 
 
-def _acc_signs(mid: Sequence[Fraction], pair_signs: Sequence[int], x_max: Fraction) -> list[int]:
+def _acc_signs(mid: Sequence[Fraction], pair_signs: Sequence[int], x_max: Fraction, step: int) -> list[int]:
     """Signs of the Horner accumulators, from the exact polynomial at nine
     points (each a polynomial in x; they must not change sign)."""
     count = len(pair_signs)
     out = [0] * count
     for p in range(count):
-        vals = [sum(mid[i] * x ** (i - 2 * p) for i in range(2 * p, len(mid))) for x in
+        vals = [sum(mid[i] * x ** (i - step * p) for i in range(step * p, len(mid))) for x in
                 (x_max * t / 8 for t in range(9))]
         if min(vals) * max(vals) <= 0 or (p == 0 and min(vals) <= 0):
             raise GenError("float_tail: the middle part changes sign (or is not positive) on the domain; "
@@ -166,15 +170,16 @@ def plan(cfg: KernelConfig, seg: Segmentation, mid: Sequence[Fraction], tail: Se
     z_max = seg.z_max
     x_max = Fraction(z_max + 1, 1 << 64)
     r, e1 = _cx(k, x_max, z_max)
-    pair_signs = _signs(mid, x_max, "middle")
-    acc_signs = _acc_signs(mid, pair_signs, x_max)
+    step = 1 if cfg.evaluation == "horner" else 2
+    pair_signs = _signs(mid, x_max, "middle", step)
+    acc_signs = _acc_signs(mid, pair_signs, x_max, step)
     signs = tuple(1 if n > 0 else -1 for n in mid)
     f_max = _units_max(tail, j, x_max)
     pieces = pieces_of(z_max)
     top_scale = 64 - max(abs(n).numerator.bit_length() - abs(n).denominator.bit_length() for n in mid if n) + 1
     for s in range(min(top_scale, 64 + f_max - e1), 0, -1):
         words = tuple(round_nearest(abs(n) * Fraction(2) ** s) for n in mid)
-        if all(w < 1 << 64 for w in words) and _middle_ranges(words, signs, pair_signs, acc_signs, pieces):
+        if all(w < 1 << 64 for w in words) and _middle_ranges(words, signs, pair_signs, acc_signs, pieces, step):
             break
     else:
         raise GenError("float_tail: no common scale keeps the middle part in 64-bit words")
@@ -182,6 +187,6 @@ def plan(cfg: KernelConfig, seg: Segmentation, mid: Sequence[Fraction], tail: Se
     if not -16 <= units <= 65:
         raise GenError(f"float_tail: the middle and the tail would be added in units of 2^-{units}; "
                        "move float_tail")
-    program = tuple(head_program(j, len(tail), cfg.head.fma))
-    return HeadPlan(k, j, s, words, signs, tuple(pair_signs), tuple(acc_signs), r, e1, units,
+    program = tuple(head_program(j, len(tail), cfg.head.fma, cfg.evaluation))
+    return HeadPlan(k, step, j, s, words, signs, tuple(pair_signs), tuple(acc_signs), r, e1, units,
                     tuple(tail), program, z_max)

@@ -54,9 +54,11 @@ def context(k: HeadKernel, out_dir: str) -> dict[str, Any]:
     config_path = config_display_path(cfg.path)
     name = cfg.name
     fma_macro = f"{name.upper()}_FMA"
-    tail = cemit.tail_lines(plan.program, plan.tail, ["e"], "t", fma_macro)
+    rounded = f"{name}_rounded"
+    tail = cemit.tail_lines(plan.program, plan.tail, ["e"], "t", fma_macro, rounded=rounded)
     consts = [k.constant, *CORRECTION_CONSTANTS]
-    corr = cemit.tail_lines(correction_program(cfg.head.fma), consts, ["rx", "rc"], "r", fma_macro, "x", "ccs")
+    corr = cemit.tail_lines(correction_program(cfg.head.fma), consts, ["rx", "rc"], "r", fma_macro, "x", "ccs",
+                             rounded=rounded)
     return {
         "version": VERSION, "config_path": config_path, "config_sha256": cfg.sha256,
         "command": f"python3 -m gen render {shlex.quote(config_path)} --out {shlex.quote(out_dir)}",
@@ -70,7 +72,7 @@ def context(k: HeadKernel, out_dir: str) -> dict[str, Any]:
         "offset": proof.offset, "mid_lines": cemit.head_middle(plan), "mid_scale": plan.mid_scale,
         "cx_shift": plan.cx_shift, "e1": plan.e1, "units": plan.units, "first_tail": plan.first_tail,
         "tail_lines": tail, "tail_result": tail[-1][0], "fma": cfg.head.fma,
-        "corr_lines": corr, "corr_result": corr[-1][0],
+        "corr_lines": corr, "corr_result": corr[-1][0], "remainders": cfg.head.conversion_remainder,
         "tail_x_min": cemit.c_double(Fraction(TAIL_X_MIN)), "ln2_down": cemit.c_double(Fraction(LN2_DOWN)),
     }
 
