@@ -7,6 +7,8 @@ way to exact rational arithmetic.
 
 from __future__ import annotations
 
+import struct
+
 from fractions import Fraction
 from typing import Any
 
@@ -42,3 +44,13 @@ def fraction_to_interval(q: Fraction) -> Any:
 def int_to_mpf_exact(n: int, exp: int = 0) -> Any:
     """n * 2^exp as an exact mpf, whatever the working precision."""
     return mpmath.mpf(from_man_exp(n, exp))
+
+
+def double_bits(v: float) -> int:
+    """The IEEE-754 binary64 bit pattern of v."""
+    return struct.unpack("<Q", struct.pack("<d", v))[0]
+
+
+def double_from_bits(b: int) -> float:
+    """The binary64 value of a bit pattern."""
+    return struct.unpack("<d", struct.pack("<Q", b))[0]

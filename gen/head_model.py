@@ -7,9 +7,10 @@ the proof claims is asserted."""
 from __future__ import annotations
 
 import math
-import struct
 from typing import TYPE_CHECKING
 
+from .exact import double_bits as bits
+from .exact import double_from_bits
 from .floattail import CORRECTION_CONSTANTS, correction_program, run
 from .quantize.head import HeadPlan
 
@@ -21,15 +22,11 @@ M128 = (1 << 128) - 1
 TAIL_X_MIN = 2.0 ** -11
 X_FLUSH_BITS = 0x07B0000000000000     # 2^-900
 C_FLUSH_BITS = 0x3BF0000000000000     # 2^-64
-LN2_DOWN = struct.unpack("<d", struct.pack("<Q", 0x3FE62E42FEFA39EF))[0]
-
-
-def bits(v: float) -> int:
-    return struct.unpack("<Q", struct.pack("<d", v))[0]
+LN2_DOWN = double_from_bits(0x3FE62E42FEFA39EF)
 
 
 def from_bits(b: int) -> float:
-    return struct.unpack("<d", struct.pack("<Q", b & M64))[0]
+    return double_from_bits(b & M64)
 
 
 def _signed(w: int, bits_: int = 64) -> int:

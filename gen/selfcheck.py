@@ -6,6 +6,7 @@ GenError."""
 
 from __future__ import annotations
 
+import math
 import random
 from typing import TYPE_CHECKING
 
@@ -13,8 +14,8 @@ import mpmath
 
 from . import expr
 from .errors import GenError
-from .exact import int_to_mpf_exact
-from .falcon import model_mantissa
+from .exact import double_bits, int_to_mpf_exact
+from .falcon import compatible, fpr_to_q64, model_fpr, model_mantissa
 from .model import evaluate_core, model_eval, model_expm
 
 if TYPE_CHECKING:
@@ -61,12 +62,29 @@ def self_check(kernel: Kernel) -> None:
                 if err > mpmath.mpf(expm_bound.numerator) / expm_bound.denominator:
                     raise GenError(f"self-check: {cfg.name}_expm_p63 at z={z}, w={w} errs by "
                                    f"{mpmath.nstr(err, 6)}, above its proven bound; refusing to emit")
+        if fpr_bound is not None and compatible(cfg, seg):
+            _check_adaptors(kernel, rng)
 
 
-def _head_inputs(rng: random.Random, count: int) -> list[tuple[float, float]]:
-    """(x, ccs) the head self-check draws: uniform, log-uniform small x,
-    powers of two and their neighbours, small and edge ccs."""
-    import math
+def _check_adaptors(kernel: Kernel, rng: random.Random) -> None:
+    """The Falcon adaptors' bound against the exact value of the doubles:
+    the model of the conversion the adaptors make (the significand path, or
+    z = 2 trunc(x 2^63) and w = 2 trunc(ccs 2^63) into _expm_p63)."""
+    for x, c in _falcon_inputs(rng, 600):
+        xb, cb = double_bits(x), double_bits(c)
+        if kernel.mantissa_adaptor:
+            got = model_fpr(kernel, xb, cb)
+        else:
+            got = model_expm(kernel, fpr_to_q64(xb), fpr_to_q64(cb))
+        ideal = mpmath.mpf(c) * expr.evaluate(kernel.cfg.function_tree, mpmath.mpf(x), mpmath.mp) * 2**63
+        _within(kernel.cfg.name, "_fpr_expm_p63_domain", f"x={x!r}, ccs={c!r}", got, ideal,
+                kernel.fpr_bound_2p63)
+
+
+def _falcon_inputs(rng: random.Random, count: int) -> list[tuple[float, float]]:
+    """(x, ccs) in Falcon's domain the self-checks draw: uniform,
+    log-uniform small x, powers of two and their neighbours, small and edge
+    ccs."""
     out = []
     for i in range(count):
         kind = i % 4
@@ -94,7 +112,7 @@ def self_check_head(kernel: "HeadKernel") -> None:
                     ("_eval", hm.model_eval(kernel, z, True), f * 2**63, kernel.eval_bound_ulp),
                     ("_expm_p63", hm.model_expm(kernel, z, w, True), mpmath.mpf(w) / 2 * f, kernel.expm_bound_2p63)):
                 _within(cfg.name, what, f"z={z:#x}", got, ideal, bound)
-        for x, c in _head_inputs(rng, 1200):
+        for x, c in _falcon_inputs(rng, 1200):
             ideal = mpmath.mpf(c) * expr.evaluate(cfg.function_tree, mpmath.mpf(x), mpmath.mp) * 2**63
             got = hm.model_domain(kernel, hm.bits(x), hm.bits(c), True)
             _within(cfg.name, "_fpr_expm_p63_domain", f"x={x!r}, ccs={c!r}", got, ideal, kernel.fpr_bound_2p63)

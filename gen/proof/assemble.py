@@ -16,7 +16,7 @@ from ..quantize import Quantized
 from ..quantize.limbs import TruncPlan
 from .approximation import ApproxBound
 from .evaluation import eval_error
-from .output import mantissa_interval, total_intervals
+from .output import conversion_interval, mantissa_interval, total_intervals
 from .truncation import loss_bound
 
 Interval = tuple[Fraction, Fraction]
@@ -34,7 +34,7 @@ class SegmentProof:
     eval_error: Interval                # eps of the root word, units of 2^-s_root
     eval_interval: Interval             # _eval - f 2^S, units of 2^-S
     expm_interval: Optional[Interval]   # _expm_p63 - ideal, units of 2^-63 (64-bit kernels)
-    fpr_interval: Optional[Interval]    # ccs-significand adaptor - ideal, units of 2^-63
+    fpr_interval: Optional[Interval]    # Falcon adaptors - ccs f(x) 2^63 for the doubles, units of 2^-63
 
     @property
     def eval_bound_ulp(self) -> Fraction:
@@ -65,11 +65,11 @@ class KernelProof:
 
     @property
     def fpr_bound_2p63(self) -> Optional[Fraction]:
-        """Proven bound of the Falcon adaptors: that of _expm_p63, or of the
-        significand path where they have one."""
-        if not self.mantissa_adaptor:
-            return self.expm_bound_2p63
-        return max(s.fpr_bound_2p63 for s in self.segments if s.fpr_bound_2p63 is not None)
+        """Proven bound of the Falcon adaptors against the doubles passed,
+        conversions included (gen/proof/output.py: conversion_interval and
+        mantissa_interval)."""
+        bounds = [s.fpr_bound_2p63 for s in self.segments if s.fpr_bound_2p63 is not None]
+        return max(bounds) if bounds else None
 
 
 def prove(cfg: KernelConfig, qz: Quantized, approx: Sequence[ApproxBound],
@@ -81,7 +81,7 @@ def prove(cfg: KernelConfig, qz: Quantized, approx: Sequence[ApproxBound],
     for i, bound in enumerate(approx):
         eps = eval_error(qz, i)
         eval_iv, expm_iv = total_intervals(cfg, qz, bound, eps, i, final_delta)
-        fpr_iv = None
+        fpr_iv = None if expm_iv is None else conversion_interval(expm_iv)
         if mantissa_adaptor:
             assert final_delta is not None
             fpr_iv = mantissa_interval(qz, bound, eps, final_delta)

@@ -67,6 +67,22 @@ def total_intervals(cfg: KernelConfig, qz: Quantized, approx: ApproxBound,
 
 
 
+def conversion_interval(expm: Interval) -> Interval:
+    """The Falcon adaptors' result minus ccs f(x) 2^63 (units of 2^-63), for
+    the doubles x and ccs in the domain, from ``expm`` (the interval of
+    _expm_p63(z, w) - (w / 2^64) f(z / 2^64) 2^63), when the adaptors
+    convert as the reference does: z = 2 trunc(x 2^63), w = 2 trunc(ccs 2^63).
+    With x' = z / 2^64 and c' = w / 2^64, 0 <= x - x' < 2^-63 and
+    0 <= ccs - c' < 2^-63, and the ideal of the converted inputs minus the
+    ideal of the doubles is
+        2^63 (c' (f(x') - f(x)) - (ccs - c') f(x)),
+    the first term in [0, c' f(x') (x - x') 2^63) within [0, 1) (f = exp(-x):
+    f(x') - f(x) <= f(x') (x - x')), the second in (-1, 0] (f(x) <= 1).  The
+    interval widens by one unit on each side.  (A tail that reads x or ccs
+    itself is covered: the proof of _expm_p63 covers both readings.)"""
+    return expm[0] - 1, expm[1] + 1
+
+
 def mantissa_interval(qz: Quantized, approx: ApproxBound, eps: tuple[Fraction, Fraction],
                        final_delta: Fraction) -> tuple[Fraction, Fraction]:
     """The mantissa adaptor minus ccs f 2^63, units of 2^-63 (root word at
@@ -78,10 +94,14 @@ def mantissa_interval(qz: Quantized, approx: ApproxBound, eps: tuple[Fraction, F
     so the core error is halved and scaled by ccs <= 1, and the truncation
     costs at most final_delta (s = 0: ccs = 1) and the floor less than 1.
     Where the shift count is clamped (ccs < 2^-63, zero, subnormal) the
-    result is at most 1 and the ideal below 1: within the same bound."""
+    result is at most 1 and the ideal below 1: within the same bound.
+    ccs enters exactly, x by z = 2 trunc(x 2^63): with x' = z / 2^64,
+    ccs (f(x') - f(x)) 2^63 lies in [0, ccs f(x') (x - x') 2^63) within
+    [0, 1) (f = exp(-x), 0 <= x - x' < 2^-63), so the ideal of the doubles
+    is below that of x' by less than one unit: the upper end grows by 1."""
     core_lo, core_hi = core_interval(qz, approx, eps)
     half = Fraction(1, 2)
-    return min(Fraction(0), core_lo * half) - final_delta - 1, max(Fraction(0), core_hi * half)
+    return min(Fraction(0), core_lo * half) - final_delta - 1, max(Fraction(0), core_hi * half) + 1
 
 
 

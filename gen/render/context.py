@@ -67,8 +67,9 @@ def _parameter_lines(k: Kernel) -> list[str]:
     lines.append(f"  proven bound of _eval: {cemit.round_up(k.eval_bound_ulp)} units of 2^-{cfg.scale_bits}")
     if k.expm_bound_2p63 is not None:
         lines.append(f"  proven bound of _expm_p63: {cemit.round_up(k.expm_bound_2p63)} units of 2^-63")
-    if k.mantissa_adaptor:
-        lines.append(f"  proven bound of the Falcon adaptors (ccs through its significand): "
+    if k.fpr_bound_2p63 is not None and falcon.compatible(cfg, k.seg):
+        how = "ccs through its significand" if k.mantissa_adaptor else "conversions included"
+        lines.append(f"  proven bound of the Falcon adaptors against the doubles passed ({how}): "
                      f"{cemit.round_up(k.fpr_bound_2p63)} units of 2^-63")
     lines.append("  (bounds: gen/proof/, docs/error-model.md)")
     return lines
@@ -123,7 +124,8 @@ def context(k: Kernel, out_dir: str) -> dict[str, Any]:
         "z_clamp_hex": f"0x{falcon.fpr_to_q64(falcon.LN2_DOWN_BITS):016x}",
         "final_steps": final_steps, "final_expr": final_expr,
         "final_mulhi": cemit.mulhi_name(cfg.multiplier, 64),
-        "fpr_bound": cemit.round_up(k.fpr_bound_2p63) if k.fpr_bound_2p63 is not None else None,
+        "fpr_bound": cemit.round_up(k.fpr_bound_2p63)
+        if k.fpr_bound_2p63 is not None and falcon.compatible(cfg, seg) else None,
         "table_sram": cfg.table_placement == "sram",
     } | _tail_context(k, steps)
 

@@ -42,7 +42,7 @@
  *   proven |p - f| of the quantized polynomials (max over segments): 1.75412e-17
  *   proven bound of _eval: 235.247 units of 2^-63
  *   proven bound of _expm_p63: 274.566 units of 2^-63
- *   proven bound of the Falcon adaptors (ccs through its significand): 314.065 units of 2^-63
+ *   proven bound of the Falcon adaptors against the doubles passed (ccs through its significand): 314.065 units of 2^-63
  *   (bounds: gen/proof/, docs/error-model.md)
  */
 #ifndef FALCON_M3_FALCON_H
@@ -73,7 +73,9 @@
  * z = 2 * trunc(x * 2^63) (Q0.64); ccs is not converted: U is multiplied
  * by its significand and shifted by its exponent
  * (falcon_m3_expm_p63_mantissa).  Proven bound:
- * FALCON_M3_FPR_EXPM_P63_ERR_BOUND units of 2^-63.
+ * FALCON_M3_FPR_EXPM_P63_ERR_BOUND units of 2^-63, with ccs taken exactly
+ * and what x's truncation drops included (gen/proof/output.py,
+ * mantissa_interval).
  * Outside the domain (all defined, no undefined behaviour):
  *   - x < 0 (including -0 and -inf) is treated as x = 0;
  *   - x above the largest double below ln 2 (range reduction in double can
@@ -85,8 +87,8 @@
  */
 
 /* Proven bound of every adaptor below: |result - ccs exp(-x) 2^63| in
- * units of 2^-63, for x and ccs in the domain (gen/proof/,
- * docs/error-model.md). */
+ * units of 2^-63, x and ccs the doubles passed, in the domain, the
+ * conversions included (gen/proof/, docs/error-model.md). */
 #define FALCON_M3_FPR_EXPM_P63_ERR_BOUND 314.065
 
 /* The bits of the largest double below ln 2, 0.69314718055994528623. */

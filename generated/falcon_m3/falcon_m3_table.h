@@ -42,7 +42,7 @@
  *   proven |p - f| of the quantized polynomials (max over segments): 1.75412e-17
  *   proven bound of _eval: 235.247 units of 2^-63
  *   proven bound of _expm_p63: 274.566 units of 2^-63
- *   proven bound of the Falcon adaptors (ccs through its significand): 314.065 units of 2^-63
+ *   proven bound of the Falcon adaptors against the doubles passed (ccs through its significand): 314.065 units of 2^-63
  *   (bounds: gen/proof/, docs/error-model.md)
  */
 #ifndef FALCON_M3_TABLE_H

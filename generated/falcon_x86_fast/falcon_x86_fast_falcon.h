@@ -88,8 +88,8 @@
  */
 
 /* Proven bound of every adaptor below: |result - ccs exp(-x) 2^63| in
- * units of 2^-63, for x and ccs in the domain (gen/proof/,
- * docs/error-model.md). */
+ * units of 2^-63, x and ccs the doubles passed, in the domain, the
+ * conversions included (gen/proof/, docs/error-model.md). */
 #define FALCON_X86_FAST_FPR_EXPM_P63_ERR_BOUND 18.6446
 
 /* The bits of the largest double below ln 2, 0.69314718055994528623. */
