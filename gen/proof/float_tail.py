@@ -101,7 +101,7 @@ def analyse(ops: Sequence[Op], coeffs: Sequence[Fraction], v: Interval, v_error:
             exact = _add(a.value, b.value)
             before = _add(a.computed, b.computed)
             spread = _add(a.error, b.error)
-        r = half_ulp(max(abs(before[0]), abs(before[1])))
+        r = rounding_error(op, before)
         error = (spread[0] - r, spread[1] + r)
         # Rounding to nearest is monotone: the computed value lies within
         # the rounded ends of ``before``, and never beyond them by more than r.
@@ -110,6 +110,13 @@ def analyse(ops: Sequence[Op], coeffs: Sequence[Fraction], v: Interval, v_error:
             computed = (max(computed[0], zero), computed[1])
         out.append(Enclosure(exact, error, computed))
     return out
+
+
+def rounding_error(op: Op, before: Interval) -> Fraction:
+    """What rounding to nearest can add to one operation whose exact result
+    lies in ``before``: half an ulp of its largest magnitude (an FMA rounds
+    once, its exact a b + c)."""
+    return half_ulp(max(abs(before[0]), abs(before[1])))
 
 
 def check_normal(ops: Sequence[Op], coeffs: Sequence[Fraction], smallest_input: Fraction,

@@ -185,6 +185,20 @@ def _check_normal(ops: Sequence, coeffs: Sequence[Fraction], enc: Sequence[Enclo
 
 
 @dataclass(frozen=True)
+class TailClaim:
+    """What the proof uses of the binary64 part on one piece z in [zlo, zhi]
+    of one entry (before the bias): the error of its result (computed
+    minus the same operations done exactly, on exact inputs) and the range
+    of the computed result.  certify/gappa_head.py has Gappa re-prove both
+    from the operations, with IEEE-754 binary64 rounding to nearest."""
+
+    zlo: int
+    zhi: int
+    error: Interval
+    computed: Interval
+
+
+@dataclass(frozen=True)
 class HeadProof:
     approx: ApproxBound                 # p - f on the domain
     bias: Fraction                      # beta, added to D through the rounding constant
@@ -193,6 +207,7 @@ class HeadProof:
     fpr_interval: Interval              # each Falcon adaptor - ccs f(x) 2^63, doubles in the domain
     d_range: Interval                   # D (units of the result) over every entry and input
     offset: int                         # units added to D (and to C) so that the accumulator is never negative
+    tail_claims: dict[str, tuple["TailClaim", ...]]   # per entry, per piece: what Gappa re-proves
 
     @staticmethod
     def _mag(iv: Interval) -> Fraction:
@@ -227,11 +242,13 @@ class _Acc:
         self.ivs: dict[str, Interval] = {}
         self.d = ZERO
         self.et = ZERO
+        self.claims: dict[str, list[TailClaim]] = {}
 
-    def add(self, entry: str, iv: Interval, d: Interval, et: Interval) -> None:
+    def add(self, entry: str, iv: Interval, d: Interval, et: Interval, claim: TailClaim) -> None:
         self.ivs[entry] = _hull(self.ivs.get(entry, iv), iv)
         self.d = _hull(self.d, d)
         self.et = _hull(self.et, et)
+        self.claims.setdefault(entry, []).append(claim)
 
 
 def _one_minus_p(coeffs: Sequence[Fraction], x: Interval) -> Interval:
@@ -274,7 +291,7 @@ def _common(cx: _Context, zlo: int, zhi: int, c: Interval) -> tuple[Interval, In
     return _add(_mul(c, _g(cx.plan.k, x)), e_exact), _add(e_err, head_err), _add(e_exact, e_err)
 
 
-def _fixed_entry(cx: _Context, zlo: int, zhi: int, expm: bool) -> tuple[Interval, Interval, Interval]:
+def _fixed_entry(cx: _Context, zlo: int, zhi: int, expm: bool) -> tuple[Interval, Interval, Interval, TailClaim]:
     """(out - ideal before the bias, D) on a piece for _eval (C = 2^63) or
     _expm_p63 (C = floor(w / 2) in [0, 2^63 - 1]); the tail reads
     v = RN(z >> 1) 2^-63 and c = RN(C) (C itself for _eval).  _expm_p63
@@ -305,10 +322,26 @@ def _fixed_entry(cx: _Context, zlo: int, zhi: int, expm: bool) -> tuple[Interval
     tq = _add((t.value[0] - cx.magic, t.value[1] - cx.magic), t.error)
     _check_binade(cx, t)
     d = _add(_mul(c, _one_minus_p(cx.coeffs, x)), (m.value[0] - cx.magic, m.value[1] - cx.magic), d_err, t.error)
-    return _add(approx, loss, _neg(_add(d_err, t.error))), d, _add(e, tq)
+    return _add(approx, loss, _neg(_add(d_err, t.error))), d, _add(e, tq), TailClaim(zlo, zhi, t.error, t.computed)
 
 
-def _fpr_entry(cx: _Context, zlo: int, zhi: int) -> tuple[Interval, Interval, Interval]:
+def conversion_terms(cx: _Context, x: Interval) -> tuple[Interval, Interval]:
+    """(A, Dt) of the Falcon adaptors on a piece: what the conversions of x
+    and ccs cost once the correction input has carried what it can (see
+    docs/error-model.md).  With the remainders carried, A is what is left
+    of x's (nonzero only below 2^-11, where the tail reads 2^-11) and Dt
+    is rc (f - t3); without, the x remainder costs C (e^-x - e^-x') in
+    [-1, 0] and the ccs remainder rc f(x) in [0, 1)."""
+    unit = (Fraction(0), Fraction(1))
+    tiny = Fraction(1, 1 << 800)
+    if cx.remainders:
+        a_term = (Fraction(0), Fraction(1, 1 << 11) + Fraction(1, 1 << 63) + tiny) \
+            if x[0] < TAIL_X_MIN else (Fraction(0), tiny)
+        return a_term, _with_zero(_mul(unit, _add(_neg(cx.approx), _poly_range(cx.coeffs, cx.plan.k, x))))
+    return ((Fraction(-1), tiny) if x[0] < TAIL_X_MIN else (Fraction(0), tiny)), unit
+
+
+def _fpr_entry(cx: _Context, zlo: int, zhi: int) -> tuple[Interval, Interval, Interval, TailClaim]:
     """(out - ideal before the bias, D) on a piece for the Falcon adaptors:
     x in [z, z + 2) / 2^64, C = trunc(ccs 2^63) in [0, 2^63], c = ccs 2^63 in
     [1/2, 2^63] (smaller ccs are read as 0), the conversion remainders
@@ -322,22 +355,13 @@ def _fpr_entry(cx: _Context, zlo: int, zhi: int) -> tuple[Interval, Interval, In
         corr = correction(cx.plan, cx.fma, x, cx.magic)
     else:
         corr = Enclosure((cx.magic, cx.magic), ZERO, (cx.magic, cx.magic))
-    cs = (Fraction(1, 2), top)
+    cs = (C_FLUSH * top, top)        # c = ccs 2^63 for ccs not flushed to 0
     t = _tail(cx.plan, v, ZERO, cs, ZERO, corr)
     encs = analyse(cx.plan.program, list(cx.plan.tail), v, ZERO, cs, ZERO, [corr])
-    _check_normal(cx.plan.program, list(cx.plan.tail), encs, {0: TAIL_X_MIN, 1: Fraction(1, 2), 2: cx.magic})
+    _check_normal(cx.plan.program, list(cx.plan.tail), encs, {0: TAIL_X_MIN, 1: cs[0], 2: cx.magic})
     f_minus_p = _neg(cx.approx)
     unit = (Fraction(0), Fraction(1))
-    tiny = Fraction(1, 1 << 800)
-    if cx.remainders:
-        a_term = (Fraction(0), Fraction(1, 1 << 11) + Fraction(1, 1 << 63) + tiny) \
-            if x[0] < TAIL_X_MIN else (Fraction(0), tiny)
-        dt = _with_zero(_mul(unit, _add(f_minus_p, _poly_range(cx.coeffs, cx.plan.k, x))))
-    else:
-        # Not carried: the x remainder costs C (e^-x - e^-x') in [-1, 0]
-        # (only below 2^-11), the ccs remainder rc f(x) in [0, 1).
-        a_term = (Fraction(-1), tiny) if x[0] < TAIL_X_MIN else (Fraction(0), tiny)
-        dt = unit
+    a_term, dt = conversion_terms(cx, x)
     if x[0] >= TAIL_X_MIN:
         ct = _with_zero(_mul(unit, _tail_value(cx.plan, x)))
     else:
@@ -350,7 +374,8 @@ def _fpr_entry(cx: _Context, zlo: int, zhi: int) -> tuple[Interval, Interval, In
     z = (x[0], Fraction(zhi, 1 << 64))
     d = _add(_mul(c, _one_minus_p(cx.coeffs, z)), ct, (corr.value[0] - cx.magic, corr.value[1] - cx.magic),
              d_err, t.error)
-    return _neg(_add(ideal_minus_exact, d_err, t.error)), d, _add(e, tq)
+    return (_neg(_add(ideal_minus_exact, d_err, t.error)), d, _add(e, tq),
+            TailClaim(zlo, zhi, t.error, t.computed))
 
 
 def prove(cfg: KernelConfig, plan: HeadPlan, head: Sequence[Fraction]) -> HeadProof:
@@ -375,7 +400,7 @@ def prove(cfg: KernelConfig, plan: HeadPlan, head: Sequence[Fraction]) -> HeadPr
     offset = max(1, -((d[0].numerator) // d[0].denominator))
     _check_ranges(plan, d, _add(acc.et, (bias, bias)), offset)
     return HeadProof(approx, bias, shift(acc.ivs["eval"]), shift(acc.ivs["expm"]), shift(acc.ivs["fpr"]), d,
-                     offset)
+                     offset, {entry: tuple(claims) for entry, claims in acc.claims.items()})
 
 
 def _check_binade(cx: _Context, t: Enclosure) -> None:

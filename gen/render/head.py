@@ -7,11 +7,11 @@ import json
 import shlex
 from decimal import ROUND_CEILING, ROUND_FLOOR, Context, Decimal
 from fractions import Fraction
-from typing import Any
+from typing import Any, Sequence
 
 from .. import VERSION, cemit, falcon
 from ..fit.head import HEADS
-from ..floattail import CORRECTION_CONSTANTS, correction_program
+from ..floattail import CORRECTION_CONSTANTS, Op, correction_program
 from ..head_kernel import HeadKernel
 from ..head_model import LN2_DOWN, TAIL_X_MIN, bits
 from ..proof.head import polynomial
@@ -27,6 +27,31 @@ def _decimal(value: Fraction, rounding: str, digits: int = 12) -> str:
 
 def _interval(iv: tuple[Fraction, Fraction]) -> list[str]:
     return [_decimal(iv[0], ROUND_FLOOR), _decimal(iv[1], ROUND_CEILING)]
+
+
+def _exact(q: Fraction) -> str:
+    return f"{q.numerator}/{q.denominator}"
+
+
+def _program(ops: Sequence[Op]) -> list[dict[str, Any]]:
+    return [{"kind": op.kind, "args": list(op.args), "index": op.index, "label": op.label} for op in ops]
+
+
+def _certificate(k: HeadKernel) -> dict[str, Any]:
+    """What certify/gappa_head.py needs to have Gappa re-prove the binary64
+    part: the operations (as the C code does them), their constants, and
+    per entry and piece the error and range the proof used (exact
+    rationals, before the bias)."""
+    plan, proof = k.plan, k.proof
+    return {
+        "remainders": k.cfg.head.conversion_remainder, "magic": _exact(plan.magic),
+        "tail_coefficients": [_exact(c) for c in plan.tail],
+        "tail_program": _program(plan.program),
+        "correction_program": _program(correction_program(k.cfg.head.fma)),
+        "correction_constants": [_exact(c) for c in CORRECTION_CONSTANTS],
+        "claims": {entry: [[str(c.zlo), str(c.zhi), *map(_exact, c.error), *map(_exact, c.computed)]
+                           for c in claims] for entry, claims in proof.tail_claims.items()},
+    }
 
 
 def _parameter_lines(k: HeadKernel) -> list[str]:
@@ -102,7 +127,7 @@ def sidecar(k: HeadKernel, ctx: dict[str, Any]) -> dict[str, Any]:
                  "bias": str(proof.bias), "offset": proof.offset,
                  "approx_interval": _interval((proof.approx.lo, proof.approx.hi)),
                  "eval_interval": _interval(proof.eval_interval), "expm_interval": _interval(proof.expm_interval),
-                 "fpr_interval": _interval(proof.fpr_interval)},
+                 "fpr_interval": _interval(proof.fpr_interval), "binary64": _certificate(k)},
         "segment_list": [{"index": 0, "z_first": "0", "z_last": str(plan.z_max), "t_max": str(plan.z_max),
                           "approx_bound": float(cemit.round_up(proof.approx.bound)),
                           "minimax_error": k.fit.info[0], "remez_iterations": k.fit.info[1],

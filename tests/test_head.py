@@ -1,0 +1,228 @@
+"""The form = "head" kernels (falcon_x86, falcon_x86_single, falcon_x86_fast):
+the C code equals the generator's exact model under every build that may
+contract or reorder; Gappa re-proves the binary64 part's claims; and the
+controls: a proof that drops the FMA's rounding, a subnormal case or the
+conversion of the inputs is caught, and a build whose subnormal flush is
+broken sets the denormal flags that the real one never sets."""
+
+from __future__ import annotations
+
+import functools
+import json
+import random
+import shutil
+import subprocess
+import tempfile
+import unittest
+from fractions import Fraction
+from pathlib import Path
+from unittest import mock
+
+import kfolder
+from certify import gappa_head
+from falcon.kernels import build_probe, run_probe
+from gen import config, head_model, kernel, render
+from gen.errors import GenError
+from gen.exact import double_bits
+from gen.proof import assemble, float_tail, head
+from tests.helpers import GENERATED, KERNELS, ROOT
+
+TOOLKIT_C = ROOT / "toolkit" / "c"
+
+HEAD_KERNELS = ("falcon_x86", "falcon_x86_single", "falcon_x86_fast")
+LN2_DOWN = 0.6931471805599453
+# Pieces of each entry Gappa re-proves in the tests (`make certify` proves all).
+SAMPLE_PIECES = (0, 3, 12, 24, 36, 48, 60, 75)
+
+
+def _cases(rng: random.Random, count: int) -> list[tuple[int, int]]:
+    """(x_bits, ccs_bits): uniform and log-uniform x, powers of two and their
+    neighbours, ccs uniform and small, edges and values outside the domain."""
+    out = []
+    for i in range(count):
+        x = rng.uniform(0, LN2_DOWN) if i % 3 else 2.0 ** rng.uniform(-80, -8)
+        if i % 7 == 0:
+            x = 2.0 ** -rng.randint(1, 64) * rng.choice((1.0, 1.0 - 2.0 ** -53, 1.0 + 2.0 ** -52))
+        c = rng.uniform(0.5, 1.0) if i % 4 else 2.0 ** rng.uniform(-70, 0)
+        out.append((double_bits(min(x, LN2_DOWN)), double_bits(min(c, 1.0 - 2.0 ** -53))))
+    odd = [0.0, -0.0, 2.0 ** -1074, 2.0 ** -1022, 2.0 ** -901, 2.0 ** -899, 1e-300, LN2_DOWN, 0.7, 1.0,
+           float("inf"), float("nan"), -1.0, 2.0 ** -64, 2.0 ** -65]
+    out += [(double_bits(x), double_bits(c)) for x in odd for c in odd]
+    return out
+
+
+@functools.lru_cache(maxsize=None)
+def _shipped(name: str) -> "kernel.HeadKernel":
+    return kernel.build(config.load(KERNELS / f"{name}.toml"))
+
+
+def _in_domain(x_bits: int, c_bits: int) -> bool:
+    return x_bits <= double_bits(LN2_DOWN) and c_bits < double_bits(1.0)
+
+
+class ModelEqualsC(unittest.TestCase):
+    """Every adaptor, as gcc and clang compile it (gcc also with
+    -ffp-contract=fast, which contracts products and sums into FMAs where
+    the code lets it), returns what the generator's exact model returns."""
+
+    def test_adaptors_match_the_model(self) -> None:
+        rng = random.Random(17)
+        cases = _cases(rng, 1500)
+        builds = (("gcc", ()), ("gcc", ("-ffp-contract=fast",)), ("clang", ()))
+        with tempfile.TemporaryDirectory() as tmp:
+            for name in HEAD_KERNELS:
+                k = _shipped(name)
+                folder = kfolder.load(GENERATED, name)
+                want_full = [head_model.model_fpr(k, x, c) for x, c in cases]
+                want_domain = {i: head_model.model_domain(k, x, c) for i, (x, c) in enumerate(cases)
+                               if _in_domain(x, c)}
+                for cc, flags in builds:
+                    out = Path(tmp) / f"{name}-{cc}-{len(flags)}"
+                    rows = run_probe(build_probe(folder, out, cc, flags), cases)
+                    for i, (emu, native, _, domain, dbits) in enumerate(rows):
+                        where = f"{name} {cc} {flags} x={cases[i][0]:016x} ccs={cases[i][1]:016x}"
+                        self.assertEqual((emu, native), (want_full[i], want_full[i]), where)
+                        if i in want_domain:
+                            self.assertEqual((domain, dbits), (want_domain[i], want_domain[i]), where)
+
+
+def _gappa_failures(sidecar: dict, pieces: tuple[int, ...]) -> list[str]:
+    """Gappa run on the given pieces of every entry; what it could not prove."""
+    failed = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for entry in gappa_head.ENTRIES:
+            for i in pieces:
+                script = Path(tmp) / f"{entry}{i}.g"
+                script.write_text(gappa_head.render_script(sidecar, entries=(entry,), pieces=slice(i, i + 1)))
+                done = subprocess.run(["gappa", str(script)], capture_output=True, text=True, timeout=300)
+                if done.returncode != 0:
+                    failed.append(f"{entry} piece {i}")
+    return failed
+
+
+def _sidecar_of(k: "kernel.HeadKernel") -> dict:
+    return json.loads(render.render(k, "generated")[f"{k.cfg.name}.json"])
+
+
+class GappaReprovesTheBinary64Part(unittest.TestCase):
+    def test_shipped_claims_proven_on_a_sample(self) -> None:
+        sidecar = kfolder.load(GENERATED, "falcon_x86_fast").sidecar
+        self.assertEqual(_gappa_failures(sidecar, SAMPLE_PIECES), [])
+
+    def test_control_proof_without_the_fma_rounding(self) -> None:
+        """A proof that forgets that an FMA rounds (once) claims intervals
+        Gappa cannot prove; the self-check does not notice it."""
+        real = float_tail.rounding_error
+
+        def no_fma_rounding(op, before):  # type: ignore[no-untyped-def]
+            return Fraction(0) if op.kind == "fma" else real(op, before)
+
+        with mock.patch.object(float_tail, "rounding_error", no_fma_rounding):
+            k = kernel.build(config.load(KERNELS / "falcon_x86_fast.toml"))
+        shipped = _shipped("falcon_x86_fast")
+        self.assertLess(k.fpr_bound_2p63, shipped.fpr_bound_2p63)
+        self.assertGreater(len(_gappa_failures(_sidecar_of(k), SAMPLE_PIECES)), len(SAMPLE_PIECES))
+
+
+class ProofControls(unittest.TestCase):
+    def test_control_subnormal_case_refused(self) -> None:
+        """Reading ccs down to 2^-1060 (instead of flushing it below 2^-64)
+        lets subnormal values reach the FPU: the proof refuses both forms of
+        the adaptors (with and without the remainders)."""
+        for name in ("falcon_x86", "falcon_x86_fast"):
+            with mock.patch.object(head, "C_FLUSH", Fraction(1, 1 << 1060)), \
+                    self.assertRaisesRegex(GenError, "subnormal"):
+                kernel.build(config.load(KERNELS / f"{name}.toml"))
+
+    def test_control_conversion_left_out_refused(self) -> None:
+        """A bound that ignores the conversion of the doubles (z = 2
+        trunc(x 2^63)) is refused by the self-check, which measures the
+        adaptors against the exact doubles."""
+        with mock.patch.object(assemble, "conversion_interval", lambda iv: iv), \
+                self.assertRaisesRegex(GenError, "self-check: paper_x86_fpr_expm_p63_domain"):
+            kernel.build(config.load(KERNELS / "paper_x86.toml"))
+
+
+MXCSR_PROGRAM = r"""
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <xmmintrin.h>
+#include KHEADER
+#define CAT_(a, b) a##b
+#define CAT(a, b) CAT_(a, b)
+#define K(f) CAT(KNAME, _##f)
+static const uint64_t values[] = {
+    0x0000000000000001u, 0x000fffffffffffffu, 0x0010000000000000u, 0x8000000000000001u,
+    0x07a0000000000000u, 0x07b0000000000000u, 0x07c0000000000000u, 0x3bf0000000000000u,
+    0x3be0000000000000u, 0x3c00000000000000u, 0x0000000000000000u, 0x3fe62e42fefa39efu,
+    0x3fefffffffffffffu, 0x3fe0000000000000u, 0x3f20000000000000u, 0x3d4a0045fee69570u};
+int main(void)
+{
+    unsigned n = sizeof values / sizeof values[0];
+    uint64_t acc = 0;
+    _mm_setcsr(_mm_getcsr() & ~0x3fu);
+    for (unsigned i = 0; i < n; i++)
+        for (unsigned j = 0; j < n; j++) {
+            double x, c;
+            memcpy(&x, &values[i], sizeof x);
+            memcpy(&c, &values[j], sizeof c);
+            acc += K(fpr_expm_p63)(values[i], values[j]) + K(fpr_expm_p63_native)(x, c);
+            acc += K(fpr_expm_p63_domain)(x, c) + K(fpr_expm_p63_domain_bits)(values[i], values[j]);
+            acc += K(expm_p63)(values[i] >> 1, values[j]) + K(eval)(values[i] >> 1);
+        }
+    /* DE (bit 1): a subnormal operand; UE (bit 4): a subnormal result. */
+    printf("%u %llu\n", _mm_getcsr() & 0x12u, (unsigned long long)acc);
+    return 0;
+}
+"""
+
+
+class NoSubnormalReachesTheFpu(unittest.TestCase):
+    """At run time: tiny, subnormal and edge inputs through every entry leave
+    the MXCSR's denormal-operand and underflow flags clear; the control (a
+    copy whose flush keeps every positive value) sets them."""
+
+    def _flags(self, folder: Path, name: str, tmp: Path) -> int:
+        src = tmp / "mxcsr.c"
+        src.write_text(MXCSR_PROGRAM)
+        exe = tmp / f"mxcsr_{folder.name}"
+        subprocess.run(["gcc", "-O2", "-std=gnu11", "-mfma", f"-I{folder}", f"-I{TOOLKIT_C}",
+                        f"-DKNAME={name}", f'-DKHEADER="{name}_falcon.h"', str(src), "-o", str(exe)],
+                       check=True, capture_output=True, text=True)
+        out = subprocess.run([str(exe)], check=True, capture_output=True, text=True).stdout
+        return int(out.split()[0])
+
+    def test_flags_clear_and_control_caught(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp_name:
+            tmp = Path(tmp_name)
+            for name in HEAD_KERNELS:
+                self.assertEqual(self._flags(GENERATED / name, name, tmp), 0, name)
+            broken = tmp / "broken"
+            shutil.copytree(GENERATED / "falcon_x86", broken)
+            hits = 0
+            for header in broken.glob("*.h"):
+                text = header.read_text()
+                hits += text.count("_mm_set1_epi64x(min_bits - 1)")
+                header.write_text(text.replace("_mm_set1_epi64x(min_bits - 1)", "_mm_set1_epi64x(0)"))
+            self.assertEqual(hits, 1, "the control did not find the flush to break")
+            self.assertNotEqual(self._flags(broken, "falcon_x86", tmp), 0)
+
+
+class HeadConfigErrors(unittest.TestCase):
+    BASE = {"name": "h", "function": "exp(-x)", "domain": ["0", "ln2"], "word_bits": 64, "scale_bits": 63,
+            "degree": 12, "segments": {"kind": "equal", "count": 1}, "form": "head", "float_tail": 6}
+
+    def test_bad_head_configs(self) -> None:
+        for change, message in (({"float_tail": 3}, "float_tail"), ({"float_tail": 13}, "float_tail"),
+                                ({"exact_head": 4}, "exact_head"), ({"scale_bits": 62}, "scale_bits = 63"),
+                                ({"form": "direct", "exact_head": 3, "float_tail": None},
+                                 "only with form = 'head'"),
+                                ({"fma": "yes"}, "fma")):
+            with self.subTest(change), self.assertRaisesRegex(GenError, message):
+                raw = {k: v for k, v in (self.BASE | change).items() if v is not None}
+                config.validate(raw, "h.toml", "0" * 64)
+
+
+if __name__ == "__main__":
+    unittest.main()
