@@ -39,7 +39,7 @@ $(CHECK_DIR)/$(1)_ref.h: kernels/$(1).toml $(wildcard gen/*.py) | $(CHECK_DIR)
 $(CHECK_DIR)/$(1).plan: generated/$(1)/$(1).json verify/plan.py kfolder/__init__.py | $(CHECK_DIR)
 	$(PY) -m verify.plan generated/$(1) -o $$@
 
-$(CHECK_DIR)/check_$(1): verify/check.c verify/fastref.h toolkit/c/test_util.h $(CHECK_DIR)/fastref.o \
+$(CHECK_DIR)/check_$(1): verify/check.c verify/check_common.h verify/fastref.h toolkit/c/test_util.h $(CHECK_DIR)/fastref.o \
 		generated/$(1)/$(1).h generated/$(1)/fxp.h $(CHECK_DIR)/$(1)_ref.h
 	$(CC) $(CHECK_CFLAGS) $$(shell $(PY) -m kfolder cflags generated/$(1)) -Iverify -Itoolkit/c -Igenerated/$(1) -I$(CHECK_DIR) \
 		-DKNAME=$(1) -DKUNAME=$(shell echo $(1) | tr a-z A-Z) \
