@@ -47,8 +47,8 @@ static void *xrealloc(void *p, size_t n)
     return p;
 }
 
-/* Parses a whole decimal (or 0x hexadecimal) string as a uint64_t; dies
- * with `what` otherwise. */
+/* Parses a whole C integer literal (decimal, 0x hexadecimal or 0 octal) as
+ * a uint64_t; dies with `what` otherwise. */
 static uint64_t parse_u64(const char *s, const char *what)
 {
     char *end;
