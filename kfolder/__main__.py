@@ -1,21 +1,34 @@
-"""``python3 -m kfolder cflags FOLDER``: the compiler flags a translation unit
-that includes the kernel in FOLDER needs (for the Makefile's compile rules),
-one line, empty for most kernels; a bad folder is a one-line error, exit 2."""
+"""The kernel-folder facts the Makefile's rules need, one line on stdout:
+
+    python3 -m kfolder cflags FOLDER
+        the compiler flags a translation unit that includes the kernel in
+        FOLDER needs (empty for most kernels);
+    python3 -m kfolder adaptors GEN_DIR NAME...
+        the NAMEs whose kernel folder under GEN_DIR ships Falcon adaptors,
+        in the order given, separated by spaces.
+
+A bad folder or usage is a one-line error, exit 2."""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
 
-from . import KernelFolderError, load_path
+from . import KernelFolderError, load, load_path
+
+USAGE = "usage: python3 -m kfolder cflags FOLDER | adaptors GEN_DIR NAME..."
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 2 or argv[0] != "cflags":
-        print("usage: python3 -m kfolder cflags FOLDER", file=sys.stderr)
-        return 2
     try:
-        print(" ".join(load_path(Path(argv[1])).cflags))
+        if len(argv) == 2 and argv[0] == "cflags":
+            print(" ".join(load_path(Path(argv[1])).cflags))
+        elif len(argv) >= 2 and argv[0] == "adaptors":
+            gen_dir = Path(argv[1])
+            print(" ".join(n for n in argv[2:] if load(gen_dir, n).falcon_adaptors))
+        else:
+            print(USAGE, file=sys.stderr)
+            return 2
     except KernelFolderError as exc:
         print(f"kfolder: error: {exc}", file=sys.stderr)
         return 2

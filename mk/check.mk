@@ -5,19 +5,28 @@
 #   build/check/<name>.plan   the inputs to check, from the sidecar
 #   build/check/check_<name>  verify/check.c compiled against the kernel
 #   build/check/<name>.json   the measured errors
+# and, for every kernel with Falcon adaptors (FPR_KERNELS, from each sidecar
+# through kfolder):
+#   build/check/check_fpr_<name>  verify/check_fpr.c compiled against <name>_falcon.h
+#   build/check/<name>.fpr.json   the adaptors' errors against the double inputs
 # CHECK_THREADS sets the threads; CHECK_ARGS passes options to the checker
-# (e.g. CHECK_ARGS="--random 1000000" for a quick run).
+# (e.g. CHECK_ARGS="--random 1000000" for a quick run), CHECK_FPR_ARGS to
+# the adaptors' checker (e.g. CHECK_FPR_ARGS="--uniform 1000000 --small 100000").
+# `make audit` (and so `make`) fails when a measured error exceeds its bound.
 
-CHECK_DIR     := $(BUILD)/check
-CHECK_THREADS ?= 2
-CHECK_ARGS    ?=
-CHECK_CFLAGS  := -O2 -Wall -Wextra -std=gnu11
-CHECK_LIBS    := -lmpfr -lgmp -lpthread -lm
+CHECK_DIR      := $(BUILD)/check
+CHECK_THREADS  ?= 2
+CHECK_ARGS     ?=
+CHECK_FPR_ARGS ?=
+CHECK_CFLAGS   := -O2 -Wall -Wextra -std=gnu11
+CHECK_LIBS     := -lmpfr -lgmp -lpthread -lm
+FPR_KERNELS    := $(shell $(PY) -m kfolder adaptors generated $(KERNELS))
 
-.PHONY: check audit check-bench
+.PHONY: check check-fpr audit check-bench
 
 HELP_LINES += "  make check       -- measure every kernel's max error against MPFR (build/check/<name>.json)"
-HELP_LINES += "  make audit       -- check, then collect every kernel's figures in build/audit.json and print the table"
+HELP_LINES += "  make check-fpr   -- measure every kernel's Falcon adaptors against the exact value of their double inputs (build/check/<name>.fpr.json)"
+HELP_LINES += "  make audit       -- check and check-fpr, then collect every kernel's figures in build/audit.json and print the tables; fails on a bound exceeded"
 HELP_LINES += "  make check-bench -- time the exhaustive 32-bit sweep and the 64-bit random check rate"
 
 $(CHECK_DIR):
@@ -39,7 +48,7 @@ $(CHECK_DIR)/$(1)_ref.h: kernels/$(1).toml $(wildcard gen/*.py) | $(CHECK_DIR)
 $(CHECK_DIR)/$(1).plan: generated/$(1)/$(1).json verify/plan.py kfolder/__init__.py | $(CHECK_DIR)
 	$(PY) -m verify.plan generated/$(1) -o $$@
 
-$(CHECK_DIR)/check_$(1): verify/check.c verify/fastref.h toolkit/c/test_util.h $(CHECK_DIR)/fastref.o \
+$(CHECK_DIR)/check_$(1): verify/check.c verify/check_common.h verify/fastref.h toolkit/c/test_util.h $(CHECK_DIR)/fastref.o \
 		generated/$(1)/$(1).h generated/$(1)/fxp.h $(CHECK_DIR)/$(1)_ref.h
 	$(CC) $(CHECK_CFLAGS) $$(shell $(PY) -m kfolder cflags generated/$(1)) -Iverify -Itoolkit/c -Igenerated/$(1) -I$(CHECK_DIR) \
 		-DKNAME=$(1) -DKUNAME=$(shell echo $(1) | tr a-z A-Z) \
@@ -52,9 +61,27 @@ $(CHECK_DIR)/$(1).json: $(CHECK_DIR)/check_$(1) $(CHECK_DIR)/$(1).plan
 endef
 $(foreach k,$(KERNELS),$(eval $(call CHECK_KERNEL_RULES,$(k))))
 
+# $(1) = kernel name, for kernels with Falcon adaptors.
+define CHECK_FPR_RULES
+generated/$(1)/$(1)_falcon.h: $(BUILD)/gen/$(1).stamp ;
+
+$(CHECK_DIR)/check_fpr_$(1): verify/check_fpr.c verify/check_common.h verify/fastref.h toolkit/c/test_util.h \
+		$(CHECK_DIR)/fastref.o generated/$(1)/$(1).h generated/$(1)/$(1)_falcon.h generated/$(1)/fxp.h
+	$(CC) $(CHECK_CFLAGS) $$(shell $(PY) -m kfolder cflags generated/$(1)) -Iverify -Itoolkit/c -Igenerated/$(1) \
+		-DKNAME=$(1) -DKUNAME=$(shell echo $(1) | tr a-z A-Z) -DKHEADER='"$(1)_falcon.h"' \
+		$$< $(CHECK_DIR)/fastref.o -o $$@ $(CHECK_LIBS)
+
+$(CHECK_DIR)/$(1).fpr.json: $(CHECK_DIR)/check_fpr_$(1)
+	$$< --threads $(CHECK_THREADS) $(CHECK_FPR_ARGS) --out $$@.tmp
+	mv $$@.tmp $$@
+endef
+$(foreach k,$(FPR_KERNELS),$(eval $(call CHECK_FPR_RULES,$(k))))
+
 check: $(foreach k,$(KERNELS),$(CHECK_DIR)/$(k).json)
 
-audit: check
+check-fpr: $(foreach k,$(FPR_KERNELS),$(CHECK_DIR)/$(k).fpr.json)
+
+audit: check check-fpr
 	$(PY) -m verify.audit --generated generated --check-dir $(CHECK_DIR) \
 		--ct $(BUILD)/ct.json --berexp $(BUILD)/berexp.json \
 		--out $(BUILD)/audit.json $(KERNELS)

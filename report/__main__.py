@@ -38,6 +38,7 @@ Renderer = Callable[[dict[str, Any], Path], str]
 # Section name -> (JSON name, renderer).
 SECTIONS: dict[str, tuple[str, Renderer]] = {
     "audit": ("audit", tables.audit),
+    "audit-fpr": ("audit", tables.audit_fpr),
     "ct": ("ct", tables.ct),
     "berexp": ("berexp", tables.berexp),
     "berexp-errors": ("berexp", tables.berexp_errors),

@@ -49,6 +49,30 @@ def audit(data: dict[str, Any], source: Path) -> str:
             + "\n" + table.markdown(header, rows) + "\n")
 
 
+def audit_fpr(data: dict[str, Any], source: Path) -> str:
+    """The Falcon adaptors against the caller's double inputs (the audit's
+    "fpr" entries): measured maximum, proven bound, where, and the verdict."""
+    header = ("kernel", "measured max error", "proven bound", "proven / measured",
+              "worst x (bits)", "worst ccs (bits)", "inputs checked", "inputs over the bound",
+              "adaptors agree", "within bound")
+    rows = []
+    for k in data.get("kernels", []):
+        f = k.get("fpr")
+        if f is None:
+            continue
+        bound, measured = f.get("bound"), f["max_err_2p63"]
+        within = None if bound is None else measured <= bound
+        rows.append((k["name"], sig(measured, 6), sig(bound, 6),
+                     f"{bound / measured:.3f}" if bound and measured else None,
+                     f"`{f['worst_x_bits']}`", f"`{f['worst_ccs_bits']}`",
+                     f"{f['inputs_checked']:,}", f"{f['over_bound']:,}",
+                     verdict(f["disagreements"] == 0, "yes", "**NO**"),
+                     verdict(within, "yes", "**NO**")))
+    what = ("Error: the distance from the result to ccs exp(-x) 2^63 in units of 2^-63, "
+            "x and ccs the doubles passed; the maximum over the four adaptors")
+    return measured_on(data, source, what) + "\n" + table.markdown(header, rows, "lrrrllrrll") + "\n"
+
+
 def ct(data: dict[str, Any], source: Path) -> str:
     """The constant-time verdicts: three checks per kernel (and the controls)."""
     cols = ("table_access", "valgrind_reports", "ttest_max_t", "cond_branches", "fp_insns",

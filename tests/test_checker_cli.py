@@ -11,6 +11,8 @@ from typing import Any
 
 import mpmath
 
+import kfolder
+
 from tests import checker_fixtures as fx
 from tests.checker_fixtures import LN2_Z_MAX, ROOT, SMALL, build, one_minus_x_kernel
 from tests.helpers import minimal_sidecar, write_kernel_folder
@@ -37,12 +39,16 @@ class UserKernelTest(unittest.TestCase):
                        cwd=ROOT, check=True, capture_output=True)
         r = subprocess.run([sys.executable, "-m", "verify", "kernel", str(config),
                             "--generated", str(out), "--build", str(build_dir),
-                            "--check-args", " ".join(map(str, SMALL))],
+                            "--check-args", " ".join(map(str, SMALL)),
+                            "--fpr-args", "--uniform 20000 --small 20000 --edge-ccs 1"],
                            cwd=ROOT, capture_output=True, text=True)
         self.assertEqual(r.returncode, 0, r.stderr)
         entries = json.loads((build_dir / "audit.json").read_text())["kernels"]
         self.assertEqual([e["name"] for e in entries], ["facct"])
         self.assertTrue(3550 < entries[0]["expm_p63"]["max_err_2p63"] < 3575)
+        # The Falcon adaptors were checked too, against the double inputs.
+        self.assertTrue(3550 < entries[0]["fpr"]["max_err_2p63"] < 3575)
+        self.assertEqual(entries[0]["fpr"]["bound"], kfolder.load(out, "facct").fpr_bound_2p63)
         self.assertIn("facct", r.stdout)
 
     def test_missing_config_is_an_error(self) -> None:

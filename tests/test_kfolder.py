@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import math
+import subprocess
+import sys
 import tempfile
 import unittest
 from pathlib import Path
@@ -11,7 +13,7 @@ from pathlib import Path
 import kfolder
 from certify import gappa_script as gappa
 from ct.controls.render import render_controls
-from tests.helpers import GENERATED, TempDirCase, minimal_sidecar, shipped_kernels, \
+from tests.helpers import GENERATED, ROOT, TempDirCase, minimal_sidecar, shipped_kernels, \
     write_kernel_folder
 
 
@@ -143,6 +145,32 @@ class BadFolders(TempDirCase):
         (root / "empty").mkdir()
         self.assertEqual(kfolder.names(root), ["k1"])
         self.assertEqual(kfolder.names(self.tmp / "nowhere"), [])
+
+
+class CommandLine(TempDirCase):
+    """python3 -m kfolder, which the Makefile's rules call."""
+
+    def run_cli(self, *args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "kfolder", *args], capture_output=True,
+                              text=True, cwd=ROOT)
+
+    def test_adaptors_lists_the_kernels_with_falcon_adaptors(self) -> None:
+        root = self.tmp / "cli"
+        write_kernel_folder(root, minimal_sidecar("with"))
+        write_kernel_folder(root, minimal_sidecar("without", falcon_adaptors=False))
+        done = self.run_cli("adaptors", str(root), "without", "with")
+        self.assertEqual((done.returncode, done.stdout), (0, "with\n"))
+        shipped = self.run_cli("adaptors", str(GENERATED), *shipped_kernels())
+        self.assertEqual(shipped.stdout.split(),
+                         [n for n in shipped_kernels()
+                          if (GENERATED / n / f"{n}_falcon.h").is_file()])
+
+    def test_cflags_and_errors(self) -> None:
+        self.assertEqual(self.run_cli("cflags", str(GENERATED / "falcon_x86")).stdout, "-mfma\n")
+        for args in (("adaptors", str(self.tmp), "absent"), ("cflags",), ("frob", "x")):
+            done = self.run_cli(*args)
+            self.assertEqual(done.returncode, 2, args)
+            self.assertEqual(len(done.stderr.strip().splitlines()), 1, done.stderr)
 
 
 if __name__ == "__main__":

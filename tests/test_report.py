@@ -123,6 +123,22 @@ class Renderers(unittest.TestCase):
         self.assertIn("| k1 | none | 0 | 1.2 | 0 | 0 | 0 | 0 | 0 | **yes** |", out)
         self.assertIn("leaky controls detected in the same run: True", out)
 
+    def test_audit_fpr(self) -> None:
+        fpr = {"max_err_2p63": 2.0, "bound": 1.58012, "worst_x_bits": "0x3c0fffffffffffff",
+               "worst_ccs_bits": "0x3fefffffffffffff", "inputs_checked": 1234567,
+               "over_bound": 89, "disagreements": 0}
+        data = {"measured_on": {"cpu_model": "X", "date": "2026-01-02"},
+                "kernels": [{"name": "k64", "fpr": fpr},
+                            {"name": "k32", "fpr": None},
+                            {"name": "ok", "fpr": dict(fpr, max_err_2p63=0.5, bound=0.9,
+                                                       over_bound=0, disagreements=2)}]}
+        out = tables.audit_fpr(data, Path("build/audit.json"))
+        self.assertIn("| k64 | 2 | 1.58012 | 0.790 | `0x3c0fffffffffffff` | `0x3fefffffffffffff` "
+                      "| 1,234,567 | 89 | yes | **NO** |", out)
+        self.assertIn("| ok | 0.5 | 0.9 | 1.800 |", out)
+        self.assertIn("| 0 | **NO** | yes |", out)
+        self.assertNotIn("k32", out)
+
     def test_bench_ratios_are_row_over_reference(self) -> None:
         row = {"name": "k", "kind": "kernel", "chain_cycles_median": 50.0, "chain_cycles_p5": 45.0,
                "chain_cycles_p95": 60.0, "batch_cycles_median": 20.0, "batch_cycles_p5": 19.0,

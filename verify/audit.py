@@ -1,16 +1,27 @@
 """Collect every kernel's figures into build/audit.json and print a table.
 
 For each kernel name it reads the generator's sidecar
-(generated/<name>/<name>.json) and the checker's result
-(build/check/<name>.json), and writes one entry:
+(generated/<name>/<name>.json), the checker's result
+(build/check/<name>.json) and, for kernels with Falcon adaptors, the
+adaptors' checker's result (build/check/<name>.fpr.json, verify/fpr.py),
+and writes one entry:
 
     {"name", "segments", "degree", "scale_bits", "word_bits", "table_bytes",
      "eval": {"max_err_ulp", "worst_z", "inputs_checked", "exhaustive"},
      "expm_p63": {"max_err_2p63", "log2_abs_err", "inputs_checked"} or null,
+     "fpr": {"max_err_2p63", "worst_x_bits", "worst_ccs_bits",
+             "inputs_checked", "bound", ...} or null,
      "falcon_budget_ok", ...optional fields...}
 
-Falcon's budget is 2^-43 absolute: a 64-bit kernel is judged on its
+Falcon's budget is 2^-43 absolute: a kernel with Falcon adaptors is judged
+on their error against the double inputs, another 64-bit kernel on its
 expm_p63 error, a 32-bit kernel (no expm_p63) on its eval error.
+
+The audit fails (exit status 1, after writing the JSON and printing the
+tables, one "audit: FAIL:" line per reason on stderr) when a measured
+error exceeds its proven bound, or when the Falcon adaptors disagree with
+each other or with the header's bound macro (fpr.fpr_failures).  Missing
+or malformed inputs are a one-line error, exit status 2, nothing written.
 
 Extending: optional sidecar fields (OPTIONAL_SIDECAR_FIELDS) are copied into
 the entry when present, and a table column is a (title, dotted path, format)
@@ -33,6 +44,7 @@ from typing import Any, Callable, Union
 import kfolder
 from toolkit import provenance, table
 from toolkit.files import write_text_atomic
+from verify import fpr
 
 FALCON_BUDGET_LOG2 = -43.0
 
@@ -67,6 +79,9 @@ def _pick(source: dict[str, Any], keys: tuple[str, ...], where: str) -> dict[str
 
 def judged_log2_error(entry: dict[str, Any]) -> float:
     """log2 of the absolute error Falcon's budget is judged on (-inf: zero error)."""
+    if entry.get("fpr") is not None:
+        value = entry["fpr"]["log2_abs_err"]
+        return -math.inf if value is None else float(value)
     if entry["expm_p63"] is not None:
         value = entry["expm_p63"]["log2_abs_err"]
         return -math.inf if value is None else float(value)
@@ -93,6 +108,10 @@ def kernel_entry(name: str, generated: Path, check_dir: Path) -> dict[str, Any]:
                                                          f"{check_path} expm_p63")
     if (expm is None) != (entry["word_bits"] == 32):
         raise AuditError(f"{check_path}: expm_p63 must be null exactly for 32-bit kernels")
+    try:
+        entry["fpr"] = fpr.fpr_entry(kernel, check_dir)
+    except fpr.FprResultError as exc:
+        raise AuditError(str(exc)) from None
     entry["falcon_budget_ok"] = judged_log2_error(entry) <= FALCON_BUDGET_LOG2
     for key in OPTIONAL_SIDECAR_FIELDS:
         if key in sidecar:
@@ -128,6 +147,8 @@ def merge_reports(entries: list[dict[str, Any]], ct_path: Path | None, berexp_pa
 def tightness(entry: dict[str, Any]) -> float | None:
     """Proven bound / measured maximum of the error Falcon's budget is judged on."""
     try:
+        if entry.get("fpr") is not None:
+            return lookup(entry, "fpr.bound") / lookup(entry, "fpr.max_err_2p63")
         if entry["expm_p63"] is not None:
             return lookup(entry, "bound.expm_p63_2p63") / lookup(entry, "expm_p63.max_err_2p63")
         return lookup(entry, "bound.eval_ulp") / lookup(entry, "eval.max_err_ulp")
@@ -163,7 +184,8 @@ def within_bound(entry: dict[str, Any]) -> bool | None:
     A measured error above a proven bound means the bound or the checker is
     wrong, so the table shows it."""
     pairs = (("eval.max_err_ulp", "bound.eval_ulp"),
-             ("expm_p63.max_err_2p63", "bound.expm_p63_2p63"))
+             ("expm_p63.max_err_2p63", "bound.expm_p63_2p63"),
+             ("fpr.max_err_2p63", "fpr.bound"))
     verdicts = []
     for measured, bound in pairs:
         try:
@@ -171,6 +193,24 @@ def within_bound(entry: dict[str, Any]) -> bool | None:
         except KeyError:
             continue
     return all(verdicts) if verdicts else None
+
+
+def failures(entry: dict[str, Any]) -> list[str]:
+    """One line per reason the kernel fails the audit: _eval or _expm_p63
+    measured above its proven bound, or the Falcon adaptors' checks
+    (fpr.fpr_failures: above their bound, disagreeing, or a header bound
+    that is not the sidecar's)."""
+    out = []
+    for measured, bound, what in (("eval.max_err_ulp", "bound.eval_ulp", "_eval (units of 2^-S)"),
+                                  ("expm_p63.max_err_2p63", "bound.expm_p63_2p63",
+                                   "_expm_p63 (units of 2^-63)")):
+        try:
+            got, limit = lookup(entry, measured), lookup(entry, bound)
+        except KeyError:
+            continue
+        if got > limit:
+            out.append(f"{entry['name']}: {what} measured {got:.6g} > proven bound {limit:.6g}")
+    return out + fpr.fpr_failures(entry["name"], entry.get("fpr"))
 
 
 # (title, dotted path or callable, formatter).
@@ -188,6 +228,8 @@ COLUMNS: list[Column] = [
     ("log2 abs err", judged_log2_error, _log2),
     ("bound 2^-S", "bound.eval_ulp", _num(".6g")),
     ("bound expm 2^-63", "bound.expm_p63_2p63", _num(".6g")),
+    ("fpr err 2^-63", "fpr.max_err_2p63", _num(".6g")),
+    ("bound fpr 2^-63", "fpr.bound", _num(".6g")),
     ("<= bound", within_bound, lambda v: "yes" if v else "NO"),
     ("proven/meas", tightness, _num(".3g")),
     ("const-time", "constant_time.constant_time", lambda v: "yes" if v else "NO"),
@@ -228,10 +270,20 @@ def main(argv: list[str] | None = None) -> int:
     except AuditError as exc:
         print(f"audit: error: {exc}", file=sys.stderr)
         return 2
+    failed = []
+    for entry in entries:
+        reasons = failures(entry)
+        entry["within_bounds"] = not reasons
+        failed += reasons
     print(render_table(entries))
+    fpr_table = fpr.render_table(entries)
+    if fpr_table:
+        print("\n" + fpr_table)
     write_text_atomic(args.out, json.dumps({"measured_on": provenance.measured_on(),
                                             "kernels": entries}, indent=2) + "\n")
-    return 0
+    for line in failed:
+        print(f"audit: FAIL: {line}", file=sys.stderr)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

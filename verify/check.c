@@ -55,7 +55,6 @@
 #include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +66,8 @@
 #include <gmp.h>
 #include <mpfr.h>
 
+#define CHECK_PROG "check"
+#include "check_common.h"
 #include "fastref.h"
 
 #include KHEADER
@@ -93,44 +94,9 @@
 
 _Static_assert(sizeof(unsigned long) == 8, "mpfr_mul_ui needs 64-bit longs");
 
-enum { BLOCK = 1 << 16, MAX_THREADS = 64, MPFR_BITS = 256 };
+enum { BLOCK = 1 << 16, MAX_THREADS = CHECK_MAX_THREADS, MPFR_BITS = 256 };
 
 static const uint64_t W_MAX = UINT64_MAX; /* ccs = 1 - 2^-64 */
-
-/* ---------------------------------------------------------------- errors */
-
-static void die(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "check: error: ");
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    exit(2);
-}
-
-static void *xrealloc(void *p, size_t n)
-{
-    p = realloc(p, n);
-    if (p == NULL)
-        die("out of memory");
-    return p;
-}
-
-/* Parses a whole decimal string as a uint64_t; dies with `what` otherwise. */
-static uint64_t parse_u64(const char *s, const char *what)
-{
-    char *end;
-    errno = 0;
-    if (s == NULL || *s < '0' || *s > '9')
-        die("%s: expected a non-negative integer, got '%s'", what,
-            s ? s : "(nothing)");
-    unsigned long long v = strtoull(s, &end, 0);
-    if (errno != 0 || *end != '\0')
-        die("%s: expected a non-negative integer, got '%s'", what, s);
-    return (uint64_t)v;
-}
 
 /* ------------------------------------------------------------------ plan */
 
@@ -382,8 +348,6 @@ static void merge_worst(struct worst *into, const struct worst *from)
     into->n += from->n;
 }
 
-static inline u128 absdiff(u128 a, u128 b) { return a > b ? a - b : b - a; }
-
 /* ------------------------------------------------------------- workers */
 
 struct shared {
@@ -396,7 +360,6 @@ struct shared {
 };
 
 struct worker {
-    pthread_t tid;
     struct shared *sh;
     struct worst eval, expm;
     double finished; /* now_s() when this worker ran out of blocks */
@@ -504,8 +467,6 @@ static void run_block(struct worker *wk, struct ctx *c, const struct task *t,
     }
     __atomic_fetch_add(&wk->sh->inputs_done, n, __ATOMIC_RELAXED);
 }
-
-static double now_s(void);
 
 static void *work(void *arg)
 {
@@ -755,22 +716,6 @@ static void build_tasks(const struct plan *p, const struct options *o,
     add_task(t, T_RANDOM_EXPM, p->z_min, p->z_max, o->expm_random, 0);
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static void print_double(FILE *f, double v)
-{
-    /* JSON has no infinities: an error of exactly zero has no logarithm. */
-    if (isfinite(v))
-        fprintf(f, "%.17g", v);
-    else
-        fputs("null", f);
-}
-
 static void write_result(FILE *f, const struct worst *ev,
                          const struct worst *ex, int exhaustive)
 {
@@ -837,30 +782,17 @@ int main(int argc, char **argv)
         die("cannot write '%s': %s", o.dump, strerror(errno));
     struct worker wk[MAX_THREADS];
     memset(wk, 0, sizeof wk);
-    for (int i = 0; i < o.threads; i++) {
+    for (int i = 0; i < o.threads; i++)
         wk[i].sh = &sh;
-        if (pthread_create(&wk[i].tid, NULL, work, &wk[i]) != 0)
-            die("cannot start thread %d", i);
-    }
     /* Progress on stderr, only for runs longer than a few seconds. */
-    double last = t1;
-    while (__atomic_load_n(&sh.inputs_done, __ATOMIC_RELAXED) < t.total_inputs) {
-        struct timespec nap = {0, 50000000};
-        nanosleep(&nap, NULL);
-        double now = now_s();
-        if (now - t1 > 3 && now - last >= 5) {
-            uint64_t done = __atomic_load_n(&sh.inputs_done, __ATOMIC_RELAXED);
-            fprintf(stderr, "check %s: %5.1f%% done, %.0f s\n", p.name,
-                    100.0 * (double)done / (double)t.total_inputs, now - t1);
-            last = now;
-        }
-    }
+    char what[160];
+    snprintf(what, sizeof what, "check %s", p.name);
+    run_workers(wk, o.threads, sizeof wk[0], work, &sh.inputs_done, t.total_inputs, what, t1);
     /* The run ends when the last worker finishes (not when this polling
      * loop notices), so the measured rate is not rounded to the poll. */
     struct worst ev = {0}, ex = {0};
     double t2 = t1;
     for (int i = 0; i < o.threads; i++) {
-        pthread_join(wk[i].tid, NULL);
         merge_worst(&ev, &wk[i].eval);
         merge_worst(&ex, &wk[i].expm);
         if (wk[i].finished > t2)

@@ -7,10 +7,16 @@ runs this: it writes, under the build folder,
     <name>.plan      the checker's plan (verify/plan.py)
     check_<name>     verify/check.c compiled against OUT/<name>/<name>.h
     <name>.json      the measured errors (full coverage unless --check-args)
-    audit.json       the audit entry, and prints the audit table.
+    check_fpr_<name>, <name>.fpr.json
+                     the same for the Falcon adaptors against their double
+                     inputs (verify/check_fpr.c), when the kernel has them
+                     (full coverage unless --fpr-args)
+    audit.json       the audit entry, and prints the audit table; a bound
+                     exceeded fails the command.
 
 Usage: python3 -m verify kernel CONFIG --generated OUT --build DIR
                                      [--threads N] [--check-args "..."]
+                                     [--fpr-args "..."]
 """
 from __future__ import annotations
 
@@ -23,7 +29,7 @@ import tomllib
 from pathlib import Path
 
 import kfolder
-from verify import audit, plan
+from verify import audit, fpr, plan
 
 VERIFY = Path(__file__).resolve().parent
 ROOT = VERIFY.parent
@@ -56,8 +62,18 @@ def run(cmd: list[str], what: str, stdout: Path | None = None) -> None:
         raise UserKernelError(f"{what} failed (exit status {result.returncode})")
 
 
+def check_adaptors(kernel: kfolder.Kernel, build: Path, threads: int, fpr_args: list[str]) -> None:
+    """check_fpr built and run for `kernel`, when it has Falcon adaptors."""
+    if not kernel.falcon_adaptors:
+        return
+    binary = (build / f"check_fpr_{kernel.name}").resolve()
+    run(fpr.compile_command(kernel, binary, VERIFY / "fastref.c"), "compiling the adaptors' checker")
+    run([str(binary), "--threads", str(threads), *fpr_args,
+         "--out", str(fpr.result_path(build.resolve(), kernel.name))], "the adaptors' checker")
+
+
 def check_user_kernel(config: Path, generated: Path, build: Path, threads: int,
-                      check_args: list[str]) -> None:
+                      check_args: list[str], fpr_args: list[str]) -> None:
     name = kernel_name(config)
     try:
         kernel = kfolder.load(generated, name)
@@ -73,7 +89,7 @@ def check_user_kernel(config: Path, generated: Path, build: Path, threads: int,
         raise UserKernelError(f"{kernel.sidecar_path}: {exc}") from exc
     (build / f"{name}.plan").write_text("\n".join(lines) + "\n", encoding="utf-8")
     binary = build / f"check_{name}"
-    run([os.environ.get("CC", "cc"), "-O2", "-Wall", "-Wextra", "-std=gnu11",
+    run([os.environ.get("CC", "cc"), "-O2", "-Wall", "-Wextra", "-std=gnu11", *kernel.cflags,
          f"-I{VERIFY}", f"-I{ROOT / 'toolkit' / 'c'}", f"-I{kdir.resolve()}", f"-I{build.resolve()}",
          f"-DKNAME={name}", f"-DKUNAME={name.upper()}", f'-DKHEADER="{kernel.header.name}"',
          f'-DREF_HEADER="{name}_ref.h"', str(VERIFY / "check.c"), str(VERIFY / "fastref.c"),
@@ -81,6 +97,7 @@ def check_user_kernel(config: Path, generated: Path, build: Path, threads: int,
     run([str(binary.resolve()), "--plan", str((build / f"{name}.plan").resolve()),
          "--threads", str(threads), *check_args,
          "--out", str((build / f"{name}.json").resolve())], "the checker")
+    check_adaptors(kernel, build, threads, fpr_args)
     if audit.main([name, "--generated", str(generated), "--check-dir", str(build),
                    "--out", str(build / "audit.json")]) != 0:
         raise UserKernelError("the audit failed")
@@ -94,10 +111,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--build", type=Path, required=True)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--check-args", default="", help="extra checker options, one string")
+    parser.add_argument("--fpr-args", default="", help="extra options of the adaptors' checker, one string")
     args = parser.parse_args(argv)
     try:
         check_user_kernel(args.config.resolve(), args.generated.resolve(), args.build.resolve(),
-                          args.threads, shlex.split(args.check_args))
+                          args.threads, shlex.split(args.check_args), shlex.split(args.fpr_args))
     except UserKernelError as exc:
         print(f"user_kernel: error: {exc}", file=sys.stderr)
         return 2
