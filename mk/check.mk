@@ -30,19 +30,18 @@ $(CHECK_DIR)/fastref.o: verify/fastref.c verify/fastref.h | $(CHECK_DIR)
 # temporary file first so that a failed run leaves no stale target.
 define CHECK_KERNEL_RULES
 # The kernel's files come from the generator's stamp rule (mk/core.mk), so
-# a missing or stale kernel is rendered before it is checked.
-generated/$(1)/$(1).h generated/$(1)/$(1)_table.h generated/$(1)/fxp.h \
-		generated/$(1)/$(1).json: $(BUILD)/gen/$(1).stamp ;
+# a missing or stale kernel is rendered before it is checked (kfolder/
+# documents the folder's files: the header and provenance/<name>.json).
+generated/$(1)/$(1).h generated/$(1)/provenance/$(1).json: $(BUILD)/gen/$(1).stamp ;
 
 $(CHECK_DIR)/$(1)_ref.h: kernels/$(1).toml $(wildcard gen/*.py) | $(CHECK_DIR)
 	$(PY) -m gen mpfr-ref $$< > $$@.tmp && mv $$@.tmp $$@
 
-$(CHECK_DIR)/$(1).plan: generated/$(1)/$(1).json verify/plan.py kfolder/__init__.py | $(CHECK_DIR)
+$(CHECK_DIR)/$(1).plan: generated/$(1)/provenance/$(1).json verify/plan.py kfolder/__init__.py | $(CHECK_DIR)
 	$(PY) -m verify.plan generated/$(1) -o $$@
 
 $(CHECK_DIR)/check_$(1): verify/check.c verify/fastref.h toolkit/c/test_util.h $(CHECK_DIR)/fastref.o \
-		generated/$(1)/$(1).h generated/$(1)/$(1)_table.h generated/$(1)/fxp.h \
-		$(CHECK_DIR)/$(1)_ref.h
+		generated/$(1)/$(1).h $(CHECK_DIR)/$(1)_ref.h
 	$(CC) $(CHECK_CFLAGS) -Iverify -Itoolkit/c -Igenerated/$(1) -I$(CHECK_DIR) \
 		-DKNAME=$(1) -DKUNAME=$(shell echo $(1) | tr a-z A-Z) \
 		-DKHEADER='"$(1).h"' -DREF_HEADER='"$(1)_ref.h"' \

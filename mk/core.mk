@@ -3,7 +3,7 @@
 DEBIAN_PACKAGES := build-essential python3 python3-mpmath python3-jinja2 \
                    libmpfr-dev libgmp-dev valgrind binutils gappa sollya \
                    gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm
-GEN_SOURCES     := $(wildcard gen/*.py) $(wildcard templates/*.j2) runtime/fxp.h
+GEN_SOURCES     := $(wildcard gen/*.py gen/*/*.py templates/*.j2 templates/*/*.j2) runtime/fxp.h certify/gappa_script.py
 GEN_STAMPS      := $(foreach k,$(KERNELS),$(BUILD)/gen/$(k).stamp)
 
 HELP_LINES += "  make              -- deps, generate, build, check every shipped kernel; print the audit table"
@@ -11,7 +11,7 @@ HELP_LINES += "  make test         -- run every test (Python unittest and C); en
 HELP_LINES += "  make deps         -- install the Debian packages the other targets need (apt-get)"
 HELP_LINES += "  make gen          -- regenerate every shipped kernel into generated/ from kernels/*.toml"
 HELP_LINES += "  make kernel CONFIG=my.toml [OUT=dir] -- render, build, check and audit your own config"
-HELP_LINES += "  make vendor KERNEL=name DEST=dir -- copy generated/<name>/ to DEST and prove it compiles there alone"
+HELP_LINES += "  make vendor KERNEL=name DEST=dir [PROVENANCE=1] -- copy generated/<name>/<name>.h (and provenance/) to DEST/<name>/, proven to compile there alone"
 HELP_LINES += "  make clean        -- remove build/"
 HELP_LINES += "  make help         -- this list"
 
@@ -60,4 +60,4 @@ kernel:
 vendor:
 	@test -n "$(KERNEL)" -a -n "$(DEST)" || { echo "make vendor: set KERNEL=name DEST=dir" >&2; exit 2; }
 	@test -d generated/$(KERNEL) || { echo "make vendor: no kernel generated/$(KERNEL)" >&2; exit 2; }
-	$(PY) -m verify vendor generated/$(KERNEL) "$(DEST)"
+	$(PY) -m verify vendor generated/$(KERNEL) "$(DEST)" $(if $(PROVENANCE),--provenance)

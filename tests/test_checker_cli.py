@@ -11,6 +11,7 @@ from typing import Any
 
 import mpmath
 
+import kfolder
 from tests import checker_fixtures as fx
 from tests.checker_fixtures import LN2_Z_MAX, ROOT, SMALL, build, one_minus_x_kernel
 from tests.helpers import minimal_sidecar, write_kernel_folder
@@ -86,10 +87,10 @@ class BadInputTest(unittest.TestCase):
             "x", function="exp(-x)", z_max="12x", segment_list=[]))
         plan_cmd = [sys.executable, "-m", "verify.plan"]
         self.assertIn("z_max", self.fails([*plan_cmd, str(folder)]))
-        (folder / "x.json").write_text("{not json")
+        kfolder.Kernel("x", folder, {}).sidecar_path.write_text("{not json")
         self.assertIn("not valid JSON", self.fails([*plan_cmd, str(folder)]))
         self.assertIn("no kernel folder", self.fails([*plan_cmd, str(fx.BUILD / "absent")]))
-        sidecar = json.loads((ROOT / "generated" / "facct" / "facct.json").read_text())
+        sidecar = kfolder.load(ROOT / "generated", "facct").sidecar
         write_kernel_folder(fx.BUILD / "badplan", dict(sidecar, name="v9", schema_version=9))
         self.assertIn("schema_version 9", self.fails([*plan_cmd, str(fx.BUILD / "badplan" / "v9")]))
 
