@@ -10,7 +10,7 @@ HELP_LINES += "  make              -- deps, generate, build, check every shipped
 HELP_LINES += "  make test         -- run every test (Python unittest and C); ends with 'N passed, M failed'"
 HELP_LINES += "  make deps         -- install the Debian packages the other targets need (apt-get)"
 HELP_LINES += "  make gen          -- regenerate every shipped kernel into generated/ from kernels/*.toml"
-HELP_LINES += "  make kernel CONFIG=my.toml [OUT=dir] -- render, build, check and audit your own config"
+HELP_LINES += "  make kernel CONFIG=my.toml [OUT=dir] [THREADS=n] [QUICK=1] [CHECK_ARGS=...] -- render, build, check and audit your own config (results in build/user-check/<name>/)"
 HELP_LINES += "  make vendor KERNEL=name DEST=dir [PROVENANCE=1] -- copy generated/<name>/<name>.h (and provenance/) to DEST/<name>/, proven to compile there alone"
 HELP_LINES += "  make clean        -- remove build/"
 HELP_LINES += "  make help         -- this list"
@@ -50,12 +50,17 @@ clean:
 	rm -rf $(BUILD)
 
 # A user's own config: render into OUT (default build/user), then check and
-# audit that one kernel with the same checker as the shipped ones.
+# audit that one kernel with the same checker as the shipped ones, in
+# build/user-check/<name>/.  THREADS (default CHECK_THREADS) sets the
+# checker's threads and the generator's processes (FXP_GEN_JOBS), QUICK=1
+# asks for a quick check, CHECK_ARGS passes options to the checker.
 OUT ?= $(BUILD)/user
+THREADS ?= $(CHECK_THREADS)
 kernel:
 	@test -n "$(CONFIG)" || { echo "make kernel: set CONFIG=path/to/config.toml" >&2; exit 2; }
-	$(PY) -m gen render "$(CONFIG)" --out "$(OUT)"
-	$(PY) -m verify kernel "$(CONFIG)" --generated "$(OUT)" --build $(BUILD)/user-check
+	FXP_GEN_JOBS=$(THREADS) $(PY) -m gen render "$(CONFIG)" --out "$(OUT)"
+	$(PY) -m verify kernel "$(CONFIG)" --generated "$(OUT)" --build $(BUILD)/user-check \
+		--threads $(THREADS) $(if $(QUICK),--quick) --check-args "$(CHECK_ARGS)"
 
 vendor:
 	@test -n "$(KERNEL)" -a -n "$(DEST)" || { echo "make vendor: set KERNEL=name DEST=dir" >&2; exit 2; }
