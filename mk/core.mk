@@ -8,6 +8,7 @@ GEN_STAMPS      := $(foreach k,$(KERNELS),$(BUILD)/gen/$(k).stamp)
 
 HELP_LINES += "  make              -- deps, generate, build, check every shipped kernel; print the audit table"
 HELP_LINES += "  make test         -- run every test (Python unittest and C); ends with 'N passed, M failed'"
+HELP_LINES += "  make fuzz [FUZZ_SEED=s] [FUZZ_COUNT=n] -- random mutations of the shipped configs through the generator (tests/fuzz.py)"
 HELP_LINES += "  make deps         -- install the Debian packages the other targets need (apt-get)"
 HELP_LINES += "  make gen          -- regenerate every shipped kernel into generated/ from kernels/*.toml"
 HELP_LINES += "  make kernel CONFIG=my.toml [OUT=dir] [THREADS=n] [QUICK=1] [CHECK_ARGS=...] -- render, build, check and audit your own config (results in build/user-check/<name>/)"
@@ -15,7 +16,7 @@ HELP_LINES += "  make vendor KERNEL=name DEST=dir [PROVENANCE=1] -- copy generat
 HELP_LINES += "  make clean        -- remove build/"
 HELP_LINES += "  make help         -- this list"
 
-.PHONY: kernel vendor gen-stamps
+.PHONY: kernel vendor gen-stamps fuzz
 
 all: deps audit
 
@@ -45,6 +46,13 @@ gen-stamps: $(GEN_STAMPS)
 
 test: deps
 	$(PY) -m tests.run_tests
+
+# The config fuzzing of make test (tests/test_fuzz.py: 2000 mutations, seed
+# 1), with another seed or count: make fuzz FUZZ_SEED=7 FUZZ_COUNT=20000.
+FUZZ_SEED  ?= 1
+FUZZ_COUNT ?= 2000
+fuzz:
+	$(PY) -m tests.fuzz --seed $(FUZZ_SEED) --count $(FUZZ_COUNT)
 
 clean:
 	rm -rf $(BUILD)

@@ -7,7 +7,6 @@ import json
 import subprocess
 import tempfile
 import unittest
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable
 
@@ -25,11 +24,26 @@ def shipped_kernels() -> list[str]:
     return sorted(p.stem for p in KERNELS.glob("*.toml"))
 
 
-@lru_cache(maxsize=None)
+_SHIPPED: dict[str, kernel.Kernel] = {}
+
+
 def shipped_kernel(name: str) -> kernel.Kernel:
     """The kernel of kernels/<name>.toml, built once per test run (the
     builds take up to 20 s each; several test modules need the same ones)."""
-    return kernel.build(config.load(KERNELS / f"{name}.toml"))
+    if name not in _SHIPPED:
+        _SHIPPED[name] = kernel.build(config.load(KERNELS / f"{name}.toml"))
+    return _SHIPPED[name]
+
+
+def shipped_kernels_built(names: list[str] | None = None) -> dict[str, kernel.Kernel]:
+    """The shipped kernels `names` (default: all), the missing ones built in parallel."""
+    wanted = shipped_kernels() if names is None else names
+    missing = [n for n in wanted if n not in _SHIPPED]
+    for name, result in zip(missing, kernel.build_many([config.load(KERNELS / f"{n}.toml") for n in missing])):
+        if isinstance(result, Exception):
+            raise result
+        _SHIPPED[name] = result
+    return {n: _SHIPPED[n] for n in wanted}
 
 
 def write_rendered(k: kernel.Kernel, out: Path) -> kfolder.Kernel:

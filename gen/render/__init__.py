@@ -14,6 +14,7 @@ machine paths.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 
@@ -34,7 +35,9 @@ TEMPLATES = fingerprint.ROOT / "templates"
 _HASH_PLACEHOLDER = "0" * 16
 
 
+@functools.lru_cache(maxsize=1)
 def _environment() -> jinja2.Environment:
+    """One environment per process, so every template is compiled once."""
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)),
                              undefined=jinja2.StrictUndefined, trim_blocks=True,
                              lstrip_blocks=True, keep_trailing_newline=True,

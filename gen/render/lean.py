@@ -23,35 +23,20 @@ WIDTH = 120
 _ONE_LINE = re.compile(r"^(static inline .*\)|#define .*|typedef .*;|.*\) \{ .* \})$")
 
 
+_TOKENS = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|/\*.*?\*/|//[^\n]*', re.S)
+
+
 def strip_comments(text: str) -> str:
     """`text` without its non-documentation comments; a line left empty by
-    the removal disappears, and a comment after code leaves the code."""
-    out: list[str] = []
-    i, n = 0, len(text)
-    while i < n:
-        c = text[i]
-        if c in "\"'":                          # a string or character literal
-            j = i + 1
-            while j < n and text[j] != c:
-                j += 2 if text[j] == "\\" else 1
-            out.append(text[i:j + 1])
-            i = j + 1
-        elif text.startswith("/**", i) and not text.startswith("/**/", i):
-            j = text.index("*/", i + 3) + 2
-            out.append(text[i:j])
-            i = j
-        elif text.startswith("/*", i):
-            i = text.index("*/", i + 2) + 2
-            out.append("\0")                    # marks where a comment was
-        elif text.startswith("//", i):
-            j = text.find("\n", i)
-            i = n if j < 0 else j
-            out.append("\0")
-        else:
-            out.append(c)
-            i += 1
+    the removal disappears, and a comment after code leaves the code.
+    String and character literals are skipped whole."""
+    def keep(m: re.Match[str]) -> str:
+        token = m.group(0)
+        if token[0] in "\"'" or (token.startswith("/**") and token != "/**/"):
+            return token
+        return "\0"                        # marks where a comment was
     lines = []
-    for line in "".join(out).split("\n"):
+    for line in _TOKENS.sub(keep, text).split("\n"):
         if "\0" in line:
             line = line.replace("\0", "").rstrip()
             if not line.strip():

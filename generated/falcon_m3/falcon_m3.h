@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: CC0-1.0
- * falcon_m3.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 cd8f4782cd996ca1)
+ * falcon_m3.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 b04c68798425f047)
  * from kernels/falcon_m3.toml (sha256 fd367ff2c86c349350ed60a6aff358299f7175dd1b429af4fb048dc6c5ff33b5);
  * regenerate in the project root with: python3 -m gen render kernels/falcon_m3.toml --out generated
  * Parameters other than the defaults: scale_bits = 63, degree = 4, segments = {"kind": "pow2", "bits":
@@ -15,7 +15,7 @@
 
 #include <stdint.h>
 
-#define FALCON_M3_CONTENT_HASH "efd591f95812d9db"
+#define FALCON_M3_CONTENT_HASH "e74d0a29de0598ab"
 
 /**
  * falcon_m3_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns, _native(x, ccs)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: CC0-1.0
- * falcon_x86.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 cd8f4782cd996ca1)
+ * falcon_x86.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 b04c68798425f047)
  * from kernels/falcon_x86.toml (sha256 4e1af7a63decb2e5839fcd4aceab826a2713c08a6a9e1162b7fce0604e349c9e);
  * regenerate in the project root with: python3 -m gen render kernels/falcon_x86.toml --out generated
  * Parameters other than the defaults: scale_bits = 63, degree = 13, max_abs_error_log2 = -60.0,
@@ -15,7 +15,7 @@
 
 #include <stdint.h>
 
-#define FALCON_X86_CONTENT_HASH "5bce7eefd68f95ab"
+#define FALCON_X86_CONTENT_HASH "7eec306d5c413606"
 
 /**
  * falcon_x86_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns, _native(x, ccs)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: CC0-1.0
- * falcon_x86_single.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 cd8f4782cd996ca1)
+ * falcon_x86_single.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 b04c68798425f047)
  * from kernels/falcon_x86_single.toml (sha256 7c001908c373e60fde57f6eb48e788956f0b0980e79f86f2b135abeffc629da6);
  * regenerate in the project root with: python3 -m gen render kernels/falcon_x86_single.toml --out generated
  * Parameters other than the defaults: scale_bits = 63, degree = 13, max_abs_error_log2 = -60.0, form =
@@ -15,7 +15,7 @@
 
 #include <stdint.h>
 
-#define FALCON_X86_SINGLE_CONTENT_HASH "47e0a3e824319446"
+#define FALCON_X86_SINGLE_CONTENT_HASH "e45a0ee0476440b7"
 
 /**
  * falcon_x86_single_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns, _native(x, ccs)

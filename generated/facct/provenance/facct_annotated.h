@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: CC0-1.0
- * facct.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 cd8f4782cd996ca1)
+ * facct.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 b04c68798425f047)
  * from kernels/facct.toml (sha256 2248852b45f3b7b20344f1f156fe66c8a42fff47b5c2d880816fe93e85ba2473);
  * regenerate in the project root with: python3 -m gen render kernels/facct.toml --out generated
  * Parameters other than the defaults: scale_bits = 63, degree = 12, explicit_coefficients = true
@@ -47,7 +47,7 @@
 #include <stdint.h>
 
 /* Names the render that wrote this header (the sidecar in provenance/ carries the same). */
-#define FACCT_CONTENT_HASH "95fb384e1cf6972a"
+#define FACCT_CONTENT_HASH "f4b0360ff0143bc1"
 
 /**
  * facct_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns, _native(x, ccs)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: CC0-1.0
- * facct_compat.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 cd8f4782cd996ca1)
+ * facct_compat.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 b04c68798425f047)
  * from kernels/facct_compat.toml (sha256 37bfb188db49037fae30ac09dcc0a840cad3130374770ea5f796353161e54392);
  * regenerate in the project root with: python3 -m gen render kernels/facct_compat.toml --out generated
  * Parameters other than the defaults: scale_bits = 63, degree = 12, explicit_coefficients = true
@@ -47,7 +47,7 @@
 #include <stdint.h>
 
 /* Names the render that wrote this header (the sidecar in provenance/ carries the same). */
-#define FACCT_COMPAT_CONTENT_HASH "65c99d9a1ec0ac25"
+#define FACCT_COMPAT_CONTENT_HASH "82cb77345bbae9ba"
 
 /**
  * facct_compat_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns, _native(x, ccs)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: CC0-1.0
- * paper_x86.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 cd8f4782cd996ca1)
+ * paper_x86.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 b04c68798425f047)
  * from kernels/paper_x86.toml (sha256 6c73418c2f779a03a350584f1a9039896e3b18c1c9e7dc3fe4c6fd7d2251da87);
  * regenerate in the project root with: python3 -m gen render kernels/paper_x86.toml --out generated
  * Parameters other than the defaults: scale_bits = 62, degree = 6, segments = {"kind": "equal",
@@ -49,7 +49,7 @@
 #include <stdint.h>
 
 /* Names the render that wrote this header (the sidecar in provenance/ carries the same). */
-#define PAPER_X86_CONTENT_HASH "dbcef89534d772e1"
+#define PAPER_X86_CONTENT_HASH "fb5111e1f25b5d82"
 
 /**
  * paper_x86_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns, _native(x, ccs)
