@@ -62,7 +62,7 @@ class Reporter:
         self.last_print = time.monotonic()
 
     def _beat(self) -> None:
-        while not self.stop_event.wait(1.0):
+        while not self.stop_event.wait(min(1.0, self.heartbeat / 2)):
             with self.lock:
                 if self.stage and time.monotonic() - self.last_print >= self.heartbeat:
                     self._print()

@@ -41,10 +41,25 @@ class UserKernelTest(unittest.TestCase):
                             "--check-args", " ".join(map(str, SMALL))],
                            cwd=ROOT, capture_output=True, text=True)
         self.assertEqual(r.returncode, 0, r.stderr)
-        entries = json.loads((build_dir / "audit.json").read_text())["kernels"]
+        entries = json.loads((build_dir / "facct" / "audit.json").read_text())["kernels"]
         self.assertEqual([e["name"] for e in entries], ["facct"])
         self.assertTrue(3550 < entries[0]["expm_p63"]["max_err_2p63"] < 3575)
         self.assertIn("facct", r.stdout)
+
+    def test_make_kernel_threads_quick_and_results_apart(self) -> None:
+        # make kernel takes THREADS and QUICK, says what it does in a log,
+        # and a second kernel's results do not replace the first one's.
+        build = fx.BUILD / "make_kernel"
+        for name in ("facct", "facct_compat"):
+            r = subprocess.run(["make", "-s", "kernel", f"CONFIG=kernels/{name}.toml", f"OUT={build}/out",
+                                f"BUILD={build}", "THREADS=1", "QUICK=1"], cwd=ROOT, capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertIn("the checker (quick, 1 thread(s))", r.stderr)
+        for name in ("facct", "facct_compat"):
+            check = json.loads((build / "user-check" / name / f"{name}.json").read_text())
+            self.assertLess(check["eval"]["inputs_checked"], 10 ** 7)     # quick: far fewer than 10^8 inputs
+            audit = json.loads((build / "user-check" / name / "audit.json").read_text())
+            self.assertEqual([e["name"] for e in audit["kernels"]], [name])
 
     def test_missing_config_is_an_error(self) -> None:
         r = subprocess.run([sys.executable, "-m", "verify", "kernel", "/nonexistent.toml",

@@ -108,6 +108,25 @@ def _fill(folder: Path, files: dict[str, str]) -> None:
             os.fsync(f.fileno())
 
 
+def _swap_by_renames(fresh: Path, target: Path) -> None:
+    """Where no atomic exchange exists: the old folder moves aside, the new
+    one in; if that fails the old one moves back (and if even that fails,
+    it is left whole in the hidden .<name>.old-* folder)."""
+    old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old-", dir=target.parent))
+    try:
+        os.rename(target, old / target.name)
+    except OSError:
+        old.rmdir()
+        raise
+    try:
+        os.rename(fresh, target)
+    except OSError:
+        os.rename(old / target.name, target)
+        old.rmdir()
+        raise
+    shutil.rmtree(old)
+
+
 def replace_folder(target: Path, files: dict[str, str], owned: set[str],
                    check: Optional[Callable[[Path], None]] = None) -> bool:
     """Make folder `target` hold exactly `files` (relative path -> text),
@@ -133,14 +152,7 @@ def replace_folder(target: Path, files: dict[str, str], owned: set[str],
         elif _exchange(fresh, target):
             shutil.rmtree(fresh)            # now the old folder
         else:
-            old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old-", dir=target.parent))
-            os.rename(target, old / target.name)
-            try:
-                os.rename(fresh, target)
-            except OSError:
-                os.rename(old / target.name, target)
-                raise
-            shutil.rmtree(old)
+            _swap_by_renames(fresh, target)
     finally:
         shutil.rmtree(fresh, ignore_errors=True)
     return True

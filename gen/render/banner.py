@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import shlex
-import textwrap
 from pathlib import Path
 
 from .. import cemit, fingerprint
@@ -46,18 +45,36 @@ def command(config_path: str, out_dir: str) -> str:
     return f"python3 -m gen render {shlex.quote(project_path(config_path))} --out {shlex.quote(project_path(out_dir))}"
 
 
+def _toml(value: object) -> str:
+    """A parameter's value as the config would write it."""
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k} = {_toml(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    return json.dumps(value)
+
+
 def _changed_parameters(k: Kernel) -> list[str]:
     """`key = value` for every parameter that is not the default (name excepted)."""
-    items = []
-    for key, value in k.cfg.parameters().items():
-        if key == "name" or (key in DEFAULTS and DEFAULTS[key] == value):
-            continue
-        items.append(f"{key} = {json.dumps(value)}")
-    return items
+    return [f"{key} = {_toml(value)}" for key, value in k.cfg.parameters().items()
+            if key != "name" and DEFAULTS.get(key, object()) != value]
+
+
+def _pack(first: str, items: list[str], indent: str = "    ") -> list[str]:
+    """`first` followed by `items`, comma-separated, a line broken only
+    between two items (so that no `key = value` is split)."""
+    lines = [first]
+    for i, item in enumerate(items):
+        piece = item + ("," if i < len(items) - 1 else "")
+        if len(lines[-1]) + 1 + len(piece) > WIDTH and lines[-1].strip():
+            lines.append(indent + piece)
+        else:
+            lines[-1] += " " + piece
+    return lines
 
 
 def _bound_lines(k: Kernel) -> list[str]:
-    """The proven bounds and what each bounds."""
+    """The proven bounds and what each bounds, one line per entry kind."""
     cfg, name = k.cfg, k.cfg.name
     W, S = cfg.word_bits, cfg.scale_bits
     lines = []
@@ -66,12 +83,11 @@ def _bound_lines(k: Kernel) -> list[str]:
         assert bound is not None
         lines.append(f"    |{name}_fpr_expm_p63*(x, ccs) - ccs exp(-x) 2^63| <= {cemit.round_up(bound)} "
                      "units of 2^-63, x in [0, ln 2), ccs in [0, 1]")
-    parts = [f"|_eval(z) - f(z/2^{W}) 2^{S}| <= {cemit.round_up(k.eval_bound_ulp)} units of 2^-{S}"]
+    text = f"    |_eval(z) - f(z/2^{W}) 2^{S}| <= {cemit.round_up(k.eval_bound_ulp)} (units of 2^-{S})"
     if k.expm_bound_2p63 is not None:
-        parts.append(f"|_expm_p63(z, w) - (w/2^64) f(z/2^64) 2^63| <= {cemit.round_up(k.expm_bound_2p63)}"
-                     + ("" if S == 63 else " units of 2^-63"))
-    lines += textwrap.wrap(", ".join(parts), WIDTH, initial_indent="    ", subsequent_indent="    ")
-    return lines
+        text += (f", |_expm_p63(z, w) - (w/2^64) f(z/2^64) 2^63| <= {cemit.round_up(k.expm_bound_2p63)}"
+                 " (units of 2^-63)")
+    return lines + [text]
 
 
 def lines(k: Kernel, out_dir: str) -> list[str]:
@@ -80,20 +96,18 @@ def lines(k: Kernel, out_dir: str) -> list[str]:
     cfg = k.cfg
     head = [SPDX,
             f"{cfg.name}.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 "
-            f"{fingerprint.short()})",
-            f"from {c_comment(project_path(cfg.path))} (sha256 {cfg.sha256});",
-            f"regenerate in the project root with: {c_comment(command(cfg.path, out_dir))}"]
-    tail = [f"Proven bounds (Taylor models and exact interval arithmetic), f(x) = {c_comment(cfg.function)}:",
-            *_bound_lines(k),
-            "Proof details, sidecar and Gappa script: provenance/ (make vendor ... PROVENANCE=1)."]
+            f"{fingerprint.short()}) from",
+            f"{c_comment(project_path(cfg.path))} (sha256 {cfg.sha256}); regenerate in the project root with:",
+            f"    {c_comment(command(cfg.path, out_dir))}"]
+    tail = [f"Proven bounds (Taylor models, exact interval arithmetic; details, sidecar, Gappa script: "
+            f"provenance/), f(x) = {c_comment(cfg.function)}:", *_bound_lines(k)]
     room = MAX_LINES - 1 - len(head) - len(tail)
-    params = textwrap.wrap("Parameters other than the defaults: " + ", ".join(_changed_parameters(k)),
-                           WIDTH, subsequent_indent="    ")
+    params = _pack("Parameters other than the defaults:", [c_comment(p) for p in _changed_parameters(k)])
     if len(params) > room:
         params = params[:max(room, 0)]
         if params:
-            params[-1] = params[-1][:WIDTH - 40].rstrip(", ") + f" ... (all in provenance/{cfg.name}.json)"
-    return head + [c_comment(p) for p in params] + tail
+            params[-1] = params[-1].rstrip(",") + f" ... (all in provenance/{cfg.name}.json)"
+    return head + params + tail
 
 
 def detail_lines(k: Kernel, out_dir: str) -> list[str]:

@@ -1,20 +1,18 @@
 /* SPDX-License-Identifier: CC0-1.0
- * facct_compat.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 b04c68798425f047)
- * from kernels/facct_compat.toml (sha256 37bfb188db49037fae30ac09dcc0a840cad3130374770ea5f796353161e54392);
- * regenerate in the project root with: python3 -m gen render kernels/facct_compat.toml --out generated
+ * facct_compat.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 01a2b3751235cbdb) from
+ * kernels/facct_compat.toml (sha256 37bfb188db49037fae30ac09dcc0a840cad3130374770ea5f796353161e54392); regenerate in the project root with:
+ *     python3 -m gen render kernels/facct_compat.toml --out generated
  * Parameters other than the defaults: scale_bits = 63, degree = 12, explicit_coefficients = true
- * Proven bounds (Taylor models and exact interval arithmetic), f(x) = exp(-x):
+ * Proven bounds (Taylor models, exact interval arithmetic; details, sidecar, Gappa script: provenance/), f(x) = exp(-x):
  *     |facct_compat_fpr_expm_p63*(x, ccs) - ccs exp(-x) 2^63| <= 3564.45 units of 2^-63, x in [0, ln 2), ccs in [0, 1]
- *     |_eval(z) - f(z/2^64) 2^63| <= 3564.45 units of 2^-63, |_expm_p63(z, w) - (w/2^64) f(z/2^64)
- *     2^63| <= 3564.45
- * Proof details, sidecar and Gappa script: provenance/ (make vendor ... PROVENANCE=1).
+ *     |_eval(z) - f(z/2^64) 2^63| <= 3564.45 (units of 2^-63), |_expm_p63(z, w) - (w/2^64) f(z/2^64) 2^63| <= 3564.45 (units of 2^-63)
  */
 #ifndef FACCT_COMPAT_H
 #define FACCT_COMPAT_H
 
 #include <stdint.h>
 
-#define FACCT_COMPAT_CONTENT_HASH "82cb77345bbae9ba"
+#define FACCT_COMPAT_CONTENT_HASH "f33c9f558086f874"
 
 /**
  * facct_compat_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns, _native(x, ccs)

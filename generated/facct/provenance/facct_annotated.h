@@ -1,12 +1,10 @@
 /* SPDX-License-Identifier: CC0-1.0
- * facct.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 b04c68798425f047)
- * from kernels/facct.toml (sha256 2248852b45f3b7b20344f1f156fe66c8a42fff47b5c2d880816fe93e85ba2473);
- * regenerate in the project root with: python3 -m gen render kernels/facct.toml --out generated
+ * facct.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 01a2b3751235cbdb) from
+ * kernels/facct.toml (sha256 2248852b45f3b7b20344f1f156fe66c8a42fff47b5c2d880816fe93e85ba2473); regenerate in the project root with:
+ *     python3 -m gen render kernels/facct.toml --out generated
  * Parameters other than the defaults: scale_bits = 63, degree = 12, explicit_coefficients = true
- * Proven bounds (Taylor models and exact interval arithmetic), f(x) = exp(-x):
+ * Proven bounds (Taylor models, exact interval arithmetic; details, sidecar, Gappa script: provenance/), f(x) = exp(-x):
  *     |facct_fpr_expm_p63*(x, ccs) - ccs exp(-x) 2^63| <= 3564.45 units of 2^-63, x in [0, ln 2), ccs in [0, 1]
- *     |_eval(z) - f(z/2^64) 2^63| <= 3564.45 units of 2^-63, |_expm_p63(z, w) - (w/2^64) f(z/2^64)
- *     2^63| <= 3564.45
  * Description: FACCT reference polynomial (Falcon ApproxExp), explicit coefficients
  *
  * Parameters:
@@ -47,7 +45,7 @@
 #include <stdint.h>
 
 /* Names the render that wrote this header (the sidecar in provenance/ carries the same). */
-#define FACCT_CONTENT_HASH "f4b0360ff0143bc1"
+#define FACCT_CONTENT_HASH "e81d6cb470810ca7"
 
 /**
  * facct_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns, _native(x, ccs)

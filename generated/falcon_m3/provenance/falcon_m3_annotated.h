@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: CC0-1.0
- * falcon_m3.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 b04c68798425f047)
- * from kernels/falcon_m3.toml (sha256 fd367ff2c86c349350ed60a6aff358299f7175dd1b429af4fb048dc6c5ff33b5);
- * regenerate in the project root with: python3 -m gen render kernels/falcon_m3.toml --out generated
- * Parameters other than the defaults: scale_bits = 63, degree = 4, segments = {"kind": "pow2", "bits":
- *     8}, max_abs_error_log2 = -53.0, reoptimize = false, mult ... (all in provenance/falcon_m3.json)
- * Proven bounds (Taylor models and exact interval arithmetic), f(x) = exp(-x):
+ * falcon_m3.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 01a2b3751235cbdb) from
+ * kernels/falcon_m3.toml (sha256 fd367ff2c86c349350ed60a6aff358299f7175dd1b429af4fb048dc6c5ff33b5); regenerate in the project root with:
+ *     python3 -m gen render kernels/falcon_m3.toml --out generated
+ * Parameters other than the defaults: scale_bits = 63, degree = 4,
+ *     segments = {kind = "pow2", bits = 8}, max_abs_error_log2 = -53.0, reoptimize = false,
+ *     multiplier = "truncated", truncation_budget_log2 = -56.0, table_placement = "sram",
+ *     pad_table = true
+ * Proven bounds (Taylor models, exact interval arithmetic; details, sidecar, Gappa script: provenance/), f(x) = exp(-x):
  *     |falcon_m3_fpr_expm_p63*(x, ccs) - ccs exp(-x) 2^63| <= 314.065 units of 2^-63, x in [0, ln 2), ccs in [0, 1]
- *     |_eval(z) - f(z/2^64) 2^63| <= 235.247 units of 2^-63, |_expm_p63(z, w) - (w/2^64) f(z/2^64)
- *     2^63| <= 274.566
  * Description: Cortex-M3 kernel: 2^-8 segments x degree 4, truncated 15-bit-limb MUL products, mixed 32/64-bit Horner
  *
  * Parameters:
@@ -54,7 +54,7 @@
 #include <stdint.h>
 
 /* Names the render that wrote this header (the sidecar in provenance/ carries the same). */
-#define FALCON_M3_CONTENT_HASH "e74d0a29de0598ab"
+#define FALCON_M3_CONTENT_HASH "d058001be71466ce"
 
 /**
  * falcon_m3_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns, _native(x, ccs)

@@ -1,13 +1,11 @@
 /* SPDX-License-Identifier: CC0-1.0
- * falcon_x86.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 b04c68798425f047)
- * from kernels/falcon_x86.toml (sha256 4e1af7a63decb2e5839fcd4aceab826a2713c08a6a9e1162b7fce0604e349c9e);
- * regenerate in the project root with: python3 -m gen render kernels/falcon_x86.toml --out generated
+ * falcon_x86.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 01a2b3751235cbdb) from
+ * kernels/falcon_x86.toml (sha256 4e1af7a63decb2e5839fcd4aceab826a2713c08a6a9e1162b7fce0604e349c9e); regenerate in the project root with:
+ *     python3 -m gen render kernels/falcon_x86.toml --out generated
  * Parameters other than the defaults: scale_bits = 63, degree = 13, max_abs_error_log2 = -60.0,
  *     evaluation = "estrin", form = "one_minus", wide = true
- * Proven bounds (Taylor models and exact interval arithmetic), f(x) = exp(-x):
+ * Proven bounds (Taylor models, exact interval arithmetic; details, sidecar, Gappa script: provenance/), f(x) = exp(-x):
  *     |falcon_x86_fpr_expm_p63*(x, ccs) - ccs exp(-x) 2^63| <= 0.801803 units of 2^-63, x in [0, ln 2), ccs in [0, 1]
- *     |_eval(z) - f(z/2^64) 2^63| <= 0.801803 units of 2^-63, |_expm_p63(z, w) - (w/2^64) f(z/2^64)
- *     2^63| <= 0.801803
  * Description: x86-64 flagship: one degree-13 polynomial, Estrin, one_minus form, faithful and table-free
  *
  * Parameters:
@@ -49,7 +47,7 @@
 #include <stdint.h>
 
 /* Names the render that wrote this header (the sidecar in provenance/ carries the same). */
-#define FALCON_X86_CONTENT_HASH "7eec306d5c413606"
+#define FALCON_X86_CONTENT_HASH "b6ee110b3745f719"
 
 /**
  * falcon_x86_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns, _native(x, ccs)

@@ -1,13 +1,11 @@
 /* SPDX-License-Identifier: CC0-1.0
- * paper_x86.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 b04c68798425f047)
- * from kernels/paper_x86.toml (sha256 6c73418c2f779a03a350584f1a9039896e3b18c1c9e7dc3fe4c6fd7d2251da87);
- * regenerate in the project root with: python3 -m gen render kernels/paper_x86.toml --out generated
- * Parameters other than the defaults: scale_bits = 62, degree = 6, segments = {"kind": "equal",
- *     "count": 32}
- * Proven bounds (Taylor models and exact interval arithmetic), f(x) = exp(-x):
+ * paper_x86.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 01a2b3751235cbdb) from
+ * kernels/paper_x86.toml (sha256 6c73418c2f779a03a350584f1a9039896e3b18c1c9e7dc3fe4c6fd7d2251da87); regenerate in the project root with:
+ *     python3 -m gen render kernels/paper_x86.toml --out generated
+ * Parameters other than the defaults: scale_bits = 62, degree = 6,
+ *     segments = {kind = "equal", count = 32}
+ * Proven bounds (Taylor models, exact interval arithmetic; details, sidecar, Gappa script: provenance/), f(x) = exp(-x):
  *     |paper_x86_fpr_expm_p63*(x, ccs) - ccs exp(-x) 2^63| <= 1.58012 units of 2^-63, x in [0, ln 2), ccs in [0, 1]
- *     |_eval(z) - f(z/2^64) 2^62| <= 1.28472 units of 2^-62, |_expm_p63(z, w) - (w/2^64) f(z/2^64)
- *     2^63| <= 1.58012 units of 2^-63
  * Description: Seed paper's x86-64 kernel: 32 segments x degree 6 at 2^62
  *
  * Parameters:
@@ -49,7 +47,7 @@
 #include <stdint.h>
 
 /* Names the render that wrote this header (the sidecar in provenance/ carries the same). */
-#define PAPER_X86_CONTENT_HASH "fb5111e1f25b5d82"
+#define PAPER_X86_CONTENT_HASH "53551e7fee45a762"
 
 /**
  * paper_x86_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns, _native(x, ccs)
