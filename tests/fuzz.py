@@ -101,24 +101,23 @@ def _assignments(lines: list[str]) -> list[int]:
     return [i for i, line in enumerate(lines) if re.match(r"\s*[a-z_]+\s*=", line)]
 
 
-def replace_value(rng: random.Random, text: str) -> str:
+def _edit_assignment(rng: random.Random, text: str, edit: Callable[[str, str], str]) -> str:
+    """One `key = value` line of text replaced by edit(key, value)."""
     lines = _lines(text)
     found = _assignments(lines)
     if not found:
         return text
     i = rng.choice(found)
-    lines[i] = lines[i].split("=", 1)[0] + "= " + rng.choice(VALUES)
+    lines[i] = edit(*lines[i].split("=", 1))
     return "\n".join(lines)
+
+
+def replace_value(rng: random.Random, text: str) -> str:
+    return _edit_assignment(rng, text, lambda key, _: f"{key}= {rng.choice(VALUES)}")
 
 
 def rename_key(rng: random.Random, text: str) -> str:
-    lines = _lines(text)
-    found = _assignments(lines)
-    if not found:
-        return text
-    i = rng.choice(found)
-    lines[i] = rng.choice(KEYS + ["Name", "degre", "x y"]) + " =" + lines[i].split("=", 1)[1]
-    return "\n".join(lines)
+    return _edit_assignment(rng, text, lambda _, value: rng.choice(KEYS + ["Name", "degre", "x y"]) + " =" + value)
 
 
 def add_key(rng: random.Random, text: str) -> str:

@@ -48,12 +48,16 @@ class OneLine(unittest.TestCase):
         self.assertNotIn("Traceback", run.stderr)
 
 
-class UserFiles(TempDirCase, OneLine):
-    """Defect 1: files in an output folder that the generator did not write."""
+class WithConfig(TempDirCase, OneLine):
+    """A fresh copy of the facct config for each test, in self.cfg."""
 
     def setUp(self) -> None:
         self.cfg = self.tmp / "facct.toml"
         self.cfg.write_text(FACCT)
+
+
+class UserFiles(WithConfig):
+    """Defect 1: files in an output folder that the generator did not write."""
 
     def test_unknown_files_make_the_render_refuse_and_stay(self) -> None:
         out = self.tmp / "out1"
@@ -101,12 +105,8 @@ class UserFiles(TempDirCase, OneLine):
         self.assertEqual((out / "facct" / "facct.h").stat().st_mtime_ns, stamp)
 
 
-class Faults(TempDirCase, OneLine):
+class Faults(WithConfig):
     """Defects 2 and 5: a failed write leaves the old folder whole, with one line."""
-
-    def setUp(self) -> None:
-        self.cfg = self.tmp / "facct.toml"
-        self.cfg.write_text(FACCT)
 
     def test_size_limit_half_way_leaves_the_old_folder(self) -> None:
         out = self.tmp / "limited"
