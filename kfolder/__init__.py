@@ -280,7 +280,7 @@ def _check_content_hash(kernel: Kernel) -> None:
     header and a sidecar from two renders are refused."""
     with kernel.header.open(encoding="utf-8", errors="replace") as f:
         head = f.read(8192)
-    macro = re.search(rf'^#define {kernel.name.upper()}_CONTENT_HASH "([0-9a-f]*)"', head, re.M)
+    macro = re.search(rf"^#define {kernel.name.upper()}_CONTENT_HASH 0x([0-9a-f]*)u$", head, re.M)
     if macro is None:
         raise KernelFolderError(f"{kernel.header}: no {kernel.name.upper()}_CONTENT_HASH line "
                                 "(not a header this generator wrote)")

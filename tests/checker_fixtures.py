@@ -62,7 +62,7 @@ HEADER = """\
 #define {N}_DEGREE {D}
 #define {N}_WORD_BITS {W}
 #define {N}_TABLE_BYTES {B}
-#define {N}_CONTENT_HASH "{hash}"
+#define {N}_CONTENT_HASH 0x{hash}u
 {table}
 {body}
 #endif

@@ -334,7 +334,7 @@ def _calls(k: kfolder.Kernel, rng: random.Random) -> tuple[list[str], list[tuple
 
 def _code(header: str) -> str:
     """A header's C: without its banner and the content hash (which name the render)."""
-    return re.sub(r'_CONTENT_HASH "[0-9a-f]*"', "", header.split("*/\n", 1)[1])
+    return re.sub(r"0x[0-9a-f]{16}u\b", "", header.split("*/\n", 1)[1])
 
 
 def quick_check(rendered: dict[str, str], work: Path) -> list[str]:

@@ -85,7 +85,7 @@ def write_kernel_folder(root: Path, sidecar: dict[str, Any], folder_name: str | 
     stub = kfolder.Kernel(name, folder, sidecar)
     stub.sidecar_path.parent.mkdir(parents=True, exist_ok=True)
     stub.sidecar_path.write_text(json.dumps(sidecar, indent=1))
-    stub.header.write_text(f'/* stand-in */\n#define {name.upper()}_CONTENT_HASH "{sidecar.get("content_hash", "")}"\n')
+    stub.header.write_text(f"/* stand-in */\n#define {name.upper()}_CONTENT_HASH 0x{sidecar.get('content_hash', '')}u\n")
     return folder
 
 

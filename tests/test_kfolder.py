@@ -117,7 +117,7 @@ class BadFolders(TempDirCase):
         # render beside the sidecar of another.
         write_kernel_folder(self.tmp, minimal_sidecar("mixed", content_hash="1111111111111111"))
         folder = self.tmp / "mixed"
-        (folder / "mixed.h").write_text('#define MIXED_CONTENT_HASH "2222222222222222"\n')
+        (folder / "mixed.h").write_text("#define MIXED_CONTENT_HASH 0x2222222222222222u\n")
         self.expect_error("mixed", "two renders")
         (folder / "mixed.h").write_text("/* no hash */\n")
         self.expect_error("mixed", "MIXED_CONTENT_HASH")

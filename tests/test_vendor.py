@@ -214,6 +214,31 @@ int main(void)
 """
 
 
+class TwoRenders(unittest.TestCase):
+    """Two different renders of one kernel in a translation unit stop the
+    build; the same render twice, or the header with its annotated copy,
+    compiles."""
+
+    def test_mixed_renders_do_not_compile(self) -> None:
+        k = kfolder.load(GENERATED, "paper_m3")
+        header = k.header.read_text()
+        other = header.replace(f"0x{k.content_hash}u", "0x0123456789abcdefu")
+        self.assertNotEqual(other, header)
+        with tempfile.TemporaryDirectory() as tmp:
+            folder = Path(tmp)
+            (folder / "a.h").write_text(header)
+            (folder / "b.h").write_text(other)
+            shutil.copy(k.annotated_header, folder / "c.h")
+            for pair, ok in ((("a.h", "a.h"), True), (("a.h", "c.h"), True), (("a.h", "b.h"), False),
+                             (("b.h", "a.h"), False)):
+                (folder / "t.c").write_text("".join(f'#include "{h}"\n' for h in pair) + "int x;\n")
+                done = subprocess.run(["gcc", "-std=c99", "-Wall", "-Werror", "-fsyntax-only", f"-I{folder}",
+                                       str(folder / "t.c")], capture_output=True, text=True)
+                self.assertEqual(done.returncode == 0, ok, (pair, done.stderr))
+                if not ok:
+                    self.assertIn("another render of this kernel", done.stderr)
+
+
 class HelpersPerKernel(unittest.TestCase):
     """Two kernels in one program each use their own helpers: a kernel
     included after another whose helpers differ (another generator

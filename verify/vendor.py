@@ -38,7 +38,7 @@ def probe_source(kernel: Kernel) -> str:
               f"    uint{word}_t z = (uint{word}_t){upper}_Z_MAX / 3;",
               f"    uint{word}_t acc = {name}_eval(z);",
               f"    acc += (uint{word}_t)({upper}_SCALE_BITS + {upper}_SEGMENTS + {upper}_DEGREE"
-              f" + {upper}_WORD_BITS + {upper}_TABLE_BYTES + sizeof {upper}_CONTENT_HASH);",
+              f" + {upper}_WORD_BITS + {upper}_TABLE_BYTES + ({upper}_CONTENT_HASH & 1));",
               f"    acc += (uint{word}_t)({upper}_ERR_BOUND_ULP > 0.0);"]
     if word == 64:
         lines += [f"    acc += {name}_expm_p63(z, UINT64_C(0xC000000000000000));",

@@ -75,7 +75,7 @@ def render(k: Kernel, out_dir: str) -> dict[str, str]:
     # header and the sidecar, so a folder mixed from two renders is refused (kfolder).
     facts = {key: value for key, value in data.items() if key != "command"}
     digest = hashlib.sha256((body + json.dumps(facts, sort_keys=True)).encode()).hexdigest()[:16]
-    body = body.replace(f'_CONTENT_HASH "{_HASH_PLACEHOLDER}"', f'_CONTENT_HASH "{digest}"', 1)
+    body = body.replace(f"0x{_HASH_PLACEHOLDER}u", f"0x{digest}u")     # the guard's test and the macro
     data["content_hash"] = digest
     files = {
         layout.header: _banner(banner.lines(k, out_dir)) + lean.lean(body),

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: CC0-1.0
- * falcon_x86.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 01a2b3751235cbdb) from
+ * falcon_x86.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 495754932fdd8291) from
  * kernels/falcon_x86.toml (sha256 4e1af7a63decb2e5839fcd4aceab826a2713c08a6a9e1162b7fce0604e349c9e); regenerate in the project root with:
  *     python3 -m gen render kernels/falcon_x86.toml --out generated
  * Parameters other than the defaults: scale_bits = 63, degree = 13, max_abs_error_log2 = -60.0,
@@ -41,13 +41,19 @@
  *   proven bound of _expm_p63: 0.801803 units of 2^-63
  *   (bounds: gen/proof/ and docs/error-model.md of fxp-kernels; figures per segment: falcon_x86.json)
  */
+/* Two different renders of this kernel in one translation unit (another
+ * copy of the header earlier on the include path) stop the build here:
+ * the include guard alone would silently keep the first. */
+#if defined(FALCON_X86_CONTENT_HASH) && FALCON_X86_CONTENT_HASH != 0x0a9f80b9d8134e84u
+#error "falcon_x86.h: another render of this kernel was included before this one"
+#endif
 #ifndef FALCON_X86_H
 #define FALCON_X86_H
 
 #include <stdint.h>
 
 /* Names the render that wrote this header (the sidecar in provenance/ carries the same). */
-#define FALCON_X86_CONTENT_HASH "b6ee110b3745f719"
+#define FALCON_X86_CONTENT_HASH 0x0a9f80b9d8134e84u
 
 /**
  * falcon_x86_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns, _native(x, ccs)
