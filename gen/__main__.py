@@ -41,6 +41,7 @@ def _built(paths: list[str]) -> list[kernel.Kernel]:
             return [kernel.build(cfgs[0])]
         except GenError as exc:
             raise GenError(f"{paths[0]}: {exc}") from None
+    progress.report(f"building {len(cfgs)} kernels, one per process")
     results = kernel.build_many(cfgs)
     for path, result in zip(paths, results):
         if isinstance(result, GenError):

@@ -10,6 +10,7 @@ nothing unless the command line has started a :class:`Reporter`.
 
 from __future__ import annotations
 
+import os
 import sys
 import threading
 import time
@@ -77,6 +78,16 @@ class Reporter:
             self.count = f"{what} {done}/{total}"
             if self.live:
                 self._print()
+
+
+def _forget_in_child() -> None:
+    """A forked worker reports nothing: the parent's lock may have been held
+    at the fork, and the parent reports how many jobs are done."""
+    global _active
+    _active = None
+
+
+os.register_at_fork(after_in_child=_forget_in_child)
 
 
 def report(message: str) -> None:
