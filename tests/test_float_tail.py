@@ -83,6 +83,18 @@ class FloatTailTest(unittest.TestCase):
             want = model.model_expm(self.k, 2 * int(Fraction(x) * 2 ** 63), 2 * int(Fraction(c) * 2 ** 63))
             self.assertEqual(row, [want] * 3, f"x={x!r} ccs={c!r}")
 
+    def test_domain_is_a_stated_precondition_checked_in_debug_builds(self) -> None:
+        # Beyond Z_MAX the binary64 tail's conversion would be undefined: the
+        # header says so, and -D<NAME>_DEBUG makes every entry point check it.
+        header = self.folder.header.read_text()
+        self.assertIn("z must not exceed FALCON_X86_MIXED_Z_MAX", header)
+        source = ('#include <stdlib.h>\n#include "falcon_x86_mixed.h"\n'
+                  "int main(int argc, char **argv) { uint64_t z = strtoull(argv[1], 0, 16); (void)argc;\n"
+                  "    return (int)((falcon_x86_mixed_eval(z) ^ falcon_x86_mixed_expm_p63(z, ~(uint64_t)0)) & 1); }\n")
+        for z, fails in ((0x1234, False), (int(self.folder.sidecar["z_max"]), False), (2 ** 64 - 1, True)):
+            run = compile_and_run(source, [self.folder.folder], flags=["-DFALCON_X86_MIXED_DEBUG"], args=[f"{z:x}"])
+            self.assertEqual("Assertion" in run.stderr, fails, (z, run.stderr))
+
     def test_gappa_certifies(self) -> None:
         sidecar = self.folder.sidecar_path
         run = subprocess.run([sys.executable, "-m", "certify.gappa_run", "--build",

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: CC0-1.0
- * falcon_x86.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 2c813c170c5c2abc) from
+ * falcon_x86.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 adbd2052deeeeeac) from
  * kernels/falcon_x86.toml (sha256 4e1af7a63decb2e5839fcd4aceab826a2713c08a6a9e1162b7fce0604e349c9e); regenerate in the project root with:
  *     python3 -m gen render kernels/falcon_x86.toml --out generated
  * Parameters other than the defaults: scale_bits = 63, degree = 13, max_abs_error_log2 = -60.0,
@@ -8,7 +8,7 @@
  *     |falcon_x86_fpr_expm_p63*(x, ccs) - ccs exp(-x) 2^63| <= 0.801803 units of 2^-63, x in [0, ln 2), ccs in [0, 1]
  *     |_eval(z) - f(z/2^64) 2^63| <= 0.801803 (units of 2^-63), |_expm_p63(z, w) - (w/2^64) f(z/2^64) 2^63| <= 0.801803 (units of 2^-63)
  */
-#if defined(FALCON_X86_CONTENT_HASH) && FALCON_X86_CONTENT_HASH != 0xd8d6776fc1f37f79u
+#if defined(FALCON_X86_CONTENT_HASH) && FALCON_X86_CONTENT_HASH != 0x5e98c8cbedd436a2u
 #error "falcon_x86.h: another render of this kernel was included before this one"
 #endif
 #ifndef FALCON_X86_H
@@ -16,7 +16,7 @@
 
 #include <stdint.h>
 
-#define FALCON_X86_CONTENT_HASH 0xd8d6776fc1f37f79u
+#define FALCON_X86_CONTENT_HASH 0x5e98c8cbedd436a2u
 
 /**
  * falcon_x86_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns, _native(x, ccs)

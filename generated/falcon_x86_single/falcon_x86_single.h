@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: CC0-1.0
- * falcon_x86_single.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 2c813c170c5c2abc) from
+ * falcon_x86_single.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 adbd2052deeeeeac) from
  * kernels/falcon_x86_single.toml (sha256 7c001908c373e60fde57f6eb48e788956f0b0980e79f86f2b135abeffc629da6); regenerate in the project root with:
  *     python3 -m gen render kernels/falcon_x86_single.toml --out generated
  * Parameters other than the defaults: scale_bits = 63, degree = 13, max_abs_error_log2 = -60.0,
@@ -8,7 +8,7 @@
  *     |falcon_x86_single_fpr_expm_p63*(x, ccs) - ccs exp(-x) 2^63| <= 0.893013 units of 2^-63, x in [0, ln 2), ccs in [0, 1]
  *     |_eval(z) - f(z/2^64) 2^63| <= 0.893013 (units of 2^-63), |_expm_p63(z, w) - (w/2^64) f(z/2^64) 2^63| <= 0.893013 (units of 2^-63)
  */
-#if defined(FALCON_X86_SINGLE_CONTENT_HASH) && FALCON_X86_SINGLE_CONTENT_HASH != 0xf6f7ae2ed6d955c7u
+#if defined(FALCON_X86_SINGLE_CONTENT_HASH) && FALCON_X86_SINGLE_CONTENT_HASH != 0x0b2090a96f0866a4u
 #error "falcon_x86_single.h: another render of this kernel was included before this one"
 #endif
 #ifndef FALCON_X86_SINGLE_H
@@ -16,7 +16,7 @@
 
 #include <stdint.h>
 
-#define FALCON_X86_SINGLE_CONTENT_HASH 0xf6f7ae2ed6d955c7u
+#define FALCON_X86_SINGLE_CONTENT_HASH 0x0b2090a96f0866a4u
 
 /**
  * falcon_x86_single_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns, _native(x, ccs)
