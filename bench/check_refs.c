@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_refs.c -- checks the benchmark's reference implementations
  * (bench/refs.h) bit for bit against the test vectors produced by the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * harness.c -- the x86-64 timing harness.  It is linked with the generated
  * registry (build/bench/registry.c), which supplies bench_variants[].

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * loops.h -- the two timing loops every benchmarked variant gets, and the
  * registry entry that lists them.  The generated registry

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * refs.h -- the reference implementations of fpr_expm_p63 that the
  * benchmark times next to the generated kernels.  Written from

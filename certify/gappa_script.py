@@ -32,6 +32,7 @@ Usage (also callable from gen/render/ through :func:`render_script`):
 
 from __future__ import annotations
 
+import functools
 import argparse
 import json
 import re
@@ -250,6 +251,15 @@ def split_points(t_max: int, pre_shift: int, split: int) -> list[int]:
     return sorted({p << pre_shift for p in points if 0 < p < t_max})
 
 
+@functools.lru_cache(maxsize=1)
+def _template() -> jinja2.Template:
+    """The script's template, compiled once per process."""
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+                             undefined=jinja2.StrictUndefined, trim_blocks=True,
+                             lstrip_blocks=True, keep_trailing_newline=True, autoescape=False)
+    return env.get_template(TEMPLATE)
+
+
 def render_script(sidecar: dict[str, Any], source: str = "",
                   only: Optional[Sequence[int]] = None, split: int = 1) -> str:
     """The Gappa script of a kernel: one proposition covering every segment,
@@ -270,10 +280,7 @@ def render_script(sidecar: dict[str, Any], source: str = "",
         if any(not 0 <= i < len(chosen) for i in only):
             raise SidecarError(f"segments {list(only)} outside 0..{len(chosen) - 1}")
         chosen = [chosen[i] for i in only]
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)),
-                             undefined=jinja2.StrictUndefined, trim_blocks=True,
-                             lstrip_blocks=True, keep_trailing_newline=True, autoescape=False)
-    return env.get_template(TEMPLATE).render(
+    return _template().render(
         name=_field(sidecar, "name", "sidecar"), source=source or "its sidecar",
         word_bits=word_bits, pre_shift=pre_shift, precision=PRECISION,
         word_max=(1 << word_bits) - 1,

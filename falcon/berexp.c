@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * berexp.c -- does swapping Falcon's fpr_expm_p63 for a kernel change the
  * sampler's BerExp decisions?  Counts it, with the reference and every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * berexp.h -- the interface between berexp.c and the kernel registry that
  * falcon/berexp.py writes (one entry per kernel with Falcon adaptors).

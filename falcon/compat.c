@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * compat.c -- bit-exactness of one kernel's emulated-float Falcon adaptor
  * against the hand-written FACCT reference (runtime/facct_ref.c), far

@@ -49,7 +49,7 @@ def perturbed_copy(kernel: Kernel, dest: Path, literal_index: int = 1) -> Kernel
     folder = dest / kernel.name
     shutil.copytree(kernel.folder, folder)
     copy = kfolder.load(dest, kernel.name)
-    table = copy.table_header
+    table = copy.header
     text = table.read_text(encoding="utf-8")
     matches = list(_LITERAL.finditer(text))
     if len(matches) <= literal_index:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * emu_wrap.c -- the emulated-float adaptor of one kernel behind a function
  * that is not inlined into its caller.

@@ -3,7 +3,7 @@ the C programs of falcon/ against them.
 
 A kernel is usable here when its sidecar says "falcon_adaptors": true
 (kernel folders are read through kfolder).  Every C program is compiled
-once per kernel with -DKNAME=<name> -DKHEADER='"<name>_falcon.h"' (see
+once per kernel with -DKNAME=<name> -DKHEADER='"<name>.h"' (see
 falcon/kname.h).
 """
 from __future__ import annotations
@@ -103,8 +103,10 @@ def build_probe(kernel: Kernel, out_dir: Path, cc: str = "gcc",
     """
     inc = [FALCON, RUNTIME, TOOLKIT_C, kernel.folder]
     flags = [*flags, *kernel.cflags]
+    # Two files include the header: the table is defined in the probe's.
     emu = compile_c([FALCON / "emu_wrap.c"], out_dir / "emu_wrap.o", inc,
-                    [*defines(kernel), *flags, *emu_flags], cc, object_only=True)
+                    [*defines(kernel), f"-D{kernel.table_extern_macro}", *flags, *emu_flags], cc,
+                    object_only=True)
     return compile_c([FALCON / "probe.c", RUNTIME / "facct_ref.c", emu],
                      out_dir / "probe", inc, [*defines(kernel), *flags], cc)
 

@@ -1,14 +1,15 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kname.h -- name pasting for the programs in falcon/, which are compiled
  * once per kernel.  The build passes -DKNAME=<name> (the kernel's prefix)
- * and -DKHEADER='"<name>_falcon.h"'; K(f) then names <name>_f.  The two
+ * and -DKHEADER='"<name>.h"'; K(f) then names <name>_f.  The two
  * levels of macros make the preprocessor expand KNAME before pasting.
  */
 #ifndef FALCON_KNAME_H
 #define FALCON_KNAME_H
 
 #ifndef KNAME
-#error "compile with -DKNAME=<kernel name> -DKHEADER='\"<name>_falcon.h\"'"
+#error "compile with -DKNAME=<kernel name> -DKHEADER='\"<name>.h\"'"
 #endif
 
 #define FALCON_PASTE2(a, b) a##_##b

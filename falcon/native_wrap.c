@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * native_wrap.c -- the native-float adaptor behind a non-inlined function.
  *

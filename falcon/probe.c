@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * probe.c -- evaluates one kernel's Falcon adaptors and the hand-written
  * FACCT reference on inputs read from stdin, so that the tests (in Python,

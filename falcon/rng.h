@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rng.h -- a counter-based random generator for the falcon/ programs.
  *

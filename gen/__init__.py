@@ -2,5 +2,3 @@
 
 Run as a module: ``python3 -m gen --help``.
 """
-
-VERSION = "0.1.0"

@@ -85,7 +85,7 @@ def _limb_mul(qz: Quantized, names: list[str], n: int, out: list[Step], emitted:
                         "expr": f"{'(uint32_t)' if nodes[x].narrow else ''}{names[x]}",
                         "comment": f"K_{nodes[x].power}"})
         operands.append((word, 32 if nodes[x].narrow else W, operand_shift(qz.scheme, n, x, W)))
-    pre, text = limb_product(qz.plans[n] if qz.plans else None, operands, f"m{n}",
+    pre, text = limb_product(qz.plans[n] if qz.plans else None, operands, f"mul{n}",
                              32 if nodes[n].narrow else W, emitted)
     out.extend(pre)
     return text
@@ -105,9 +105,9 @@ def steps(k: Kernel, digits: int) -> tuple[list[Step], str]:
             names.append(leaves.get(node.kind, f"k[{node.power}]"))
             continue
         if node.kind == "mul" and (node.narrow or (qz.plans and qz.plans[n] is not None)):
-            name, text = f"m{n}", _limb_mul(qz, names, n, out, emitted)
+            name, text = f"mul{n}", _limb_mul(qz, names, n, out, emitted)
         elif node.kind == "mul":
-            name = f"m{n}"
+            name = f"mul{n}"
             a, b = (names[x] for x in node.args)
             text = f"fxp_wide_mul({a}, {b})" if node.wide else f"{mulhi_name(k.cfg.multiplier, W)}({a}, {b})"
         else:

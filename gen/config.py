@@ -8,16 +8,18 @@ The keys are documented in ``docs/config.md``.
 from __future__ import annotations
 
 import hashlib
+import os
 import re
+import stat
 import tomllib
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
 
-from . import expr
+from . import expr, names
 from .errors import GenError
 
-_NAME = re.compile(r"[a-z][a-z0-9_]{0,47}")
 _INTEGER = re.compile(r"[+-]?(0x[0-9a-fA-F]+|[0-9]+)")
 
 TOP_KEYS = {
@@ -29,6 +31,18 @@ TOP_KEYS = {
     "exact_head", "fma", "conversion_remainder",
 }
 MULTIPLIERS = ("auto", "umull", "mul16", "truncated")
+MAX_CONFIG_BYTES = 1 << 20       # a config is a few hundred bytes; anything near this is a mistake
+MAX_DESCRIPTION = 120            # characters: the description is one line of each header's banner
+
+# The value of every parameter a config may leave out, as KernelConfig.parameters()
+# reports it (the banners list the parameters that differ from these).
+DEFAULTS: dict[str, Any] = {
+    "function": "exp(-x)", "domain": ["0", "ln2"], "word_bits": 64,
+    "segments": {"kind": "equal", "count": 1}, "error": "absolute", "precision_digits": 50,
+    "remez_tolerance": 1e-12, "remez_max_iterations": 60, "coefficient_scales": None,
+    "explicit_coefficients": False, "max_abs_error_log2": None, "table_access": "direct",
+    "evaluation": "horner", "form": "direct", "reoptimize": True, "wide": False,
+}
 SEGMENT_KEYS = {"kind", "count", "bits"}
 COEFFICIENT_KEYS = {"values", "scale", "scales"}
 
@@ -100,8 +114,8 @@ class KernelConfig:
             "word_bits": self.word_bits,
             "scale_bits": self.scale_bits,
             "degree": self.degree,
-            "segments": {"kind": self.segment_kind, "count": self.segment_count,
-                         "bits": self.segment_bits},
+            "segments": ({"kind": "pow2", "bits": self.segment_bits} if self.segment_kind == "pow2"
+                         else {"kind": self.segment_kind, "count": self.segment_count}),
             "error": self.error,
             "precision_digits": self.precision_digits,
             "remez_tolerance": self.remez_tolerance,
@@ -160,18 +174,42 @@ def _parse_integer(text: Any, key: str) -> int:
     return int(text.strip(), 0)
 
 
-def load(path: str | Path) -> KernelConfig:
-    """Read and validate the config at ``path``."""
-    path = Path(path)
+def _read(path: Path) -> bytes:
+    """The bytes of a config file: a regular file of at most MAX_CONFIG_BYTES
+    (opened without blocking, so a FIFO or a device is refused, not waited on)."""
     try:
-        raw_bytes = path.read_bytes()
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except OSError as exc:
         raise GenError(f"config: cannot read {path}: {exc.strerror}") from None
     try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise GenError(f"config: {path} is not a regular file")
+        if info.st_size > MAX_CONFIG_BYTES:
+            raise GenError(f"config: {path} is {info.st_size} bytes, more than the limit of {MAX_CONFIG_BYTES}")
+        data = os.read(fd, MAX_CONFIG_BYTES + 1)
+    except OSError as exc:
+        raise GenError(f"config: cannot read {path}: {exc.strerror}") from None
+    finally:
+        os.close(fd)
+    if len(data) > MAX_CONFIG_BYTES:
+        raise GenError(f"config: {path} is more than the limit of {MAX_CONFIG_BYTES} bytes")
+    return data
+
+
+def load(path: str | Path) -> KernelConfig:
+    """Read and validate the config at ``path``."""
+    path = Path(path)
+    raw_bytes = _read(path)
+    try:
         raw = tomllib.loads(raw_bytes.decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise GenError(f"config: {path} is not valid TOML: {exc}") from None
+        raise GenError(f"config: {path} is not valid TOML: {_one_line(str(exc))}") from None
     return validate(raw, str(path), hashlib.sha256(raw_bytes).hexdigest())
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
 
 
 def validate(raw: dict[str, Any], path: str, sha256: str) -> KernelConfig:
@@ -181,7 +219,7 @@ def validate(raw: dict[str, Any], path: str, sha256: str) -> KernelConfig:
         raise GenError(f"{unknown[0]}: unknown key (allowed: {', '.join(sorted(TOP_KEYS))})")
     name, description = _identity(raw)
     function, tree, domain, domain_trees = _function_and_domain(raw)
-    word_bits = _want(raw.get("word_bits", 64), int, "word_bits", "an integer")
+    word_bits = _want(raw.get("word_bits", DEFAULTS["word_bits"]), int, "word_bits", "an integer")
     if word_bits not in (32, 64):
         raise GenError(f"word_bits: {word_bits} is not supported (32 or 64)")
     scale_bits = _int_in(raw, "scale_bits", 1, word_bits)
@@ -198,7 +236,7 @@ def validate(raw: dict[str, Any], path: str, sha256: str) -> KernelConfig:
         raise GenError("pad_table: needs segments.kind = 'pow2' and table_access = 'direct'")
     explicit = None
     if "coefficients" in raw:
-        explicit = _explicit(raw["coefficients"], degree, count, kind)
+        explicit = _explicit(raw["coefficients"], degree, count, kind, word_bits)
         if fitting["coefficient_scales"] is not None:
             raise GenError("coefficient_scales: not allowed with explicit [coefficients] (give coefficients.scales)")
     if float_tail is not None:
@@ -247,36 +285,45 @@ def _identity(raw: dict[str, Any]) -> tuple[str, str]:
     if "name" not in raw:
         raise GenError("name: missing")
     name = _want(raw["name"], str, "name", "a string")
-    if not _NAME.fullmatch(name):
-        raise GenError(f"name: {name!r} must be a lower-case C identifier (a-z, 0-9, _; at most 48)")
-    return name, _want(raw.get("description", ""), str, "description", "a string")
+    why = names.problem(name)
+    if why:
+        raise GenError(f"name: {name[:60]!r} {why}")
+    description = _want(raw.get("description", ""), str, "description", "a string")
+    if any(unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") for c in description):
+        raise GenError("description: must be one line of printable text (no line breaks or control characters)")
+    if len(description) > MAX_DESCRIPTION:
+        raise GenError(f"description: {len(description)} characters, at most {MAX_DESCRIPTION}")
+    return name, description
 
 
 def _function_and_domain(raw: dict[str, Any]
                          ) -> tuple[str, expr.Node, tuple[str, str], tuple[expr.Node, expr.Node]]:
     """The function's text and tree, the domain's two ends as text and as
     trees (parsed here once; later stages use the trees)."""
-    function = _want(raw.get("function", "exp(-x)"), str, "function", "a string")
+    function = _want(raw.get("function", DEFAULTS["function"]), str, "function", "a string")
     tree = expr.parse(function, "function")
-    domain_raw = _want(raw.get("domain", ["0", "ln2"]), list, "domain", "a list of two expressions")
+    domain_raw = _want(raw.get("domain", DEFAULTS["domain"]), list, "domain", "a list of two expressions")
     if len(domain_raw) != 2:
         raise GenError(f"domain: expected two ends [lo, hi], got {len(domain_raw)} items")
     lo, hi = (str(_want(d, (str, int, float), "domain", "a number or an expression")) for d in domain_raw)
-    return function, tree, (lo, hi), (expr.parse(lo, "domain", variable=False),
-                                      expr.parse(hi, "domain", variable=False))
+    trees = (expr.parse(lo, "domain", variable=False), expr.parse(hi, "domain", variable=False))
+    for text, end in zip((lo, hi), trees):
+        if not expr.is_finite_real(end):
+            raise GenError(f"domain: {text!r} is not a finite real number")
+    return function, tree, (lo, hi), trees
 
 
 def _fitting(raw: dict[str, Any], degree: int, word_bits: int) -> dict[str, Any]:
     """The keys that steer the fit: error kind, Remez settings, forced
     coefficient scales, the error budget and re-optimization."""
-    error = _want(raw.get("error", "absolute"), str, "error", "a string")
+    error = _want(raw.get("error", DEFAULTS["error"]), str, "error", "a string")
     if error not in ("absolute", "relative"):
         raise GenError(f"error: {error!r} is not 'absolute' or 'relative'")
-    precision_digits = _int_in(raw, "precision_digits", 20, 500, default=50)
-    tolerance = _want(raw.get("remez_tolerance", 1e-12), (float, int), "remez_tolerance", "a number")
+    precision_digits = _int_in(raw, "precision_digits", 20, 500, default=DEFAULTS["precision_digits"])
+    tolerance = _want(raw.get("remez_tolerance", DEFAULTS["remez_tolerance"]), (float, int), "remez_tolerance", "a number")
     if not 0 < tolerance < 1:
         raise GenError(f"remez_tolerance: {tolerance} must be between 0 and 1")
-    max_iterations = _int_in(raw, "remez_max_iterations", 1, 1000, default=60)
+    max_iterations = _int_in(raw, "remez_max_iterations", 1, 1000, default=DEFAULTS["remez_max_iterations"])
     scales = raw.get("coefficient_scales")
     if scales is not None:
         _want(scales, list, "coefficient_scales", "a list of integers")
@@ -292,7 +339,7 @@ def _fitting(raw: dict[str, Any], degree: int, word_bits: int) -> dict[str, Any]
             raise GenError(f"max_abs_error_log2: {budget} must be between -200 and 0")
     return {"error": error, "precision_digits": precision_digits, "remez_tolerance": float(tolerance),
             "remez_max_iterations": max_iterations, "coefficient_scales": scales,
-            "max_abs_error_log2": budget, "reoptimize": _flag(raw, "reoptimize", True)}
+            "max_abs_error_log2": budget, "reoptimize": _flag(raw, "reoptimize", DEFAULTS["reoptimize"])}
 
 
 def _choice(raw: dict[str, Any], key: str, default: str, allowed: tuple[str, ...]) -> str:
@@ -307,10 +354,10 @@ def _choice(raw: dict[str, Any], key: str, default: str, allowed: tuple[str, ...
 def _evaluation(raw: dict[str, Any], word_bits: int, degree: int
                 ) -> tuple[str, str, str, bool, Optional[int]]:
     """table_access, evaluation, form, wide and float_tail."""
-    table_access = _choice(raw, "table_access", "direct", ("direct", "ct_scan"))
-    evaluation = _choice(raw, "evaluation", "horner", ("horner", "estrin"))
-    form = _choice(raw, "form", "direct", ("direct", "one_minus", "head"))
-    wide = _flag(raw, "wide", False)
+    table_access = _choice(raw, "table_access", DEFAULTS["table_access"], ("direct", "ct_scan"))
+    evaluation = _choice(raw, "evaluation", DEFAULTS["evaluation"], ("horner", "estrin"))
+    form = _choice(raw, "form", DEFAULTS["form"], ("direct", "one_minus", "head"))
+    wide = _flag(raw, "wide", DEFAULTS["wide"])
     if wide and (form != "one_minus" or word_bits != 64):
         raise GenError("wide: needs form = 'one_minus' and word_bits = 64")
     float_tail = raw.get("float_tail")
@@ -327,7 +374,7 @@ def _evaluation(raw: dict[str, Any], word_bits: int, degree: int
 def _segments(raw: dict[str, Any]) -> tuple[str, int, Optional[int]]:
     """The [segments] table: kind, count (0 for pow2: the segmentation
     fills it in, since it knows the domain) and bits."""
-    seg = _want(raw.get("segments", {"kind": "equal", "count": 1}), dict, "segments", "a table")
+    seg = _want(raw.get("segments", DEFAULTS["segments"]), dict, "segments", "a table")
     unknown = sorted(set(seg) - SEGMENT_KEYS)
     if unknown:
         raise GenError(f"segments.{unknown[0]}: unknown key (allowed: {', '.join(sorted(SEGMENT_KEYS))})")
@@ -366,7 +413,7 @@ def _multiplier(raw: dict[str, Any], word_bits: int, scale_bits: int, form: str,
     return multiplier, budget
 
 
-def _explicit(table: Any, degree: int, count: int, kind: str) -> ExplicitCoefficients:
+def _explicit(table: Any, degree: int, count: int, kind: str, word_bits: int) -> ExplicitCoefficients:
     _want(table, dict, "coefficients", "a table")
     unknown = sorted(set(table) - COEFFICIENT_KEYS)
     if unknown:
@@ -384,7 +431,12 @@ def _explicit(table: Any, degree: int, count: int, kind: str) -> ExplicitCoeffic
         _want(row, list, f"coefficients.values[{i}]", "a list")
         if len(row) != degree + 1:
             raise GenError(f"coefficients.values: segment {i} has {len(row)} values, expected degree + 1 = {degree + 1}")
-        parsed.append(tuple(_parse_integer(v, f"coefficients.values[{i}]") for v in row))
+        values_i = tuple(_parse_integer(v, f"coefficients.values[{i}]") for v in row)
+        for j, v in enumerate(values_i):
+            if abs(v) >= 1 << word_bits:
+                raise GenError(f"coefficients.values: segment {i}, x^{j}: {v:#x} does not fit a {word_bits}-bit "
+                               f"word (the magnitude must be below 2^{word_bits})")
+        parsed.append(values_i)
     if ("scale" in table) == ("scales" in table):
         raise GenError("coefficients: give exactly one of 'scale' (one for all) or 'scales' (one per power)")
     if "scale" in table:

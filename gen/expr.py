@@ -15,6 +15,8 @@ import ast
 from dataclasses import dataclass
 from typing import Any, Callable, Union
 
+import mpmath
+
 from .errors import GenError
 
 # Functions an expression may call, with their MPFR names.
@@ -155,3 +157,14 @@ def evaluate(node: Node, x: Any, ctx: Any) -> Any:
     if isinstance(node, Call):
         return getattr(ctx, node.func)(evaluate(node.arg, x, ctx))
     raise TypeError(node)
+
+
+def is_finite_real(node: Node) -> bool:
+    """Whether a constant expression has a finite real value (log(0),
+    sqrt(-1), 1/0 and overflows have none), evaluated at 30 digits."""
+    with mpmath.workdps(30):
+        try:
+            value = +evaluate(node, None, mpmath.mp)   # "+" turns a constant such as ln2 into a number
+        except (ValueError, ZeroDivisionError, OverflowError, ArithmeticError):
+            return False
+    return isinstance(value, mpmath.mpf) and bool(mpmath.isfinite(value))

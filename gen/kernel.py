@@ -24,9 +24,9 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Callable, Optional
+from typing import Optional
 
-from . import falcon, segments
+from . import falcon, progress, segments
 from .config import KernelConfig
 from .errors import GenError
 from .fit import Fit, fit
@@ -88,12 +88,16 @@ class Kernel:
         return "none" if self.seg.count == 1 else self.cfg.table_access
 
 
-def build(cfg: KernelConfig, progress: Callable[[str], None] = lambda _: None) -> "Kernel | HeadKernel":
-    """Run every stage for ``cfg`` and return the checked kernel."""
+def build(cfg: KernelConfig) -> "Kernel | HeadKernel":
+    """Run every stage for ``cfg`` and return the checked kernel (each stage
+    is announced to :mod:`gen.progress`)."""
+    progress.report(f"{cfg.name}: segmentation")
     seg = segments.segment(cfg)
     if cfg.form == "head":
-        return build_head(cfg, seg, progress)
-    fitted = fit(cfg, seg, progress)
+        return build_head(cfg, seg, progress.report)
+    progress.report(f"{cfg.name}: fit of {seg.count} segment(s)")
+    fitted = fit(cfg, seg, progress.report)
+    progress.report(f"{cfg.name}: quantization and proof")
     t = fitted.trial
     qz = quantize(t.qz.scheme, seg, t.coefficients, forced_scales=t.scales, forced_ints=t.ints,
                   root_margin=root_margin(cfg))
@@ -102,6 +106,7 @@ def build(cfg: KernelConfig, progress: Callable[[str], None] = lambda _: None) -
     proof = prove(cfg, qz, fitted.approx, final_plan, falcon.has_mantissa_adaptor(cfg, qz, final_plan))
     kernel = Kernel(cfg, seg, fitted, qz, final_plan, proof)
     check_budget(cfg, proof)
+    progress.report(f"{cfg.name}: self-check")
     self_check(kernel)
     return kernel
 

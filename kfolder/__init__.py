@@ -1,28 +1,34 @@
 """The kernel folder: where a rendered kernel's files are and what its
 sidecar says.  Every tool (ct/, falcon/, bench/, m3/, verify/, certify/)
-reads kernel folders through this module only, so it is the one place that
-knows the file names inside a folder; a change of layout touches it alone.
+and the generator itself read and write kernel folders through this module
+only, so it is the one place that knows the file names inside a folder; a
+change of layout touches it alone.
 
 A kernel folder ``<gen_dir>/<name>/`` holds:
 
-    <name>.h          the kernel (every kernel)
-    <name>_table.h    its coefficient table (generated kernels)
-    <name>_falcon.h   the Falcon adaptors (when the sidecar says falcon_adaptors)
-    fxp.h             the fixed-point products (generated kernels)
-    <name>.json       the sidecar: the kernel's facts and proven bounds
-    <name>.gappa      the Gappa script (kernels without limb products)
+    <name>.h                         the kernel: the one header a user includes
+                                     and vendors (Falcon adaptors included when
+                                     the sidecar says falcon_adaptors)
+    provenance/<name>.json           the sidecar: the kernel's facts and proven bounds
+    provenance/<name>_annotated.h    the same header with every comment, every
+                                     parameter and every computed value
+    provenance/<name>.gappa          the Gappa script (kernels without limb products)
 
-The sidecar is a JSON object whose first key is ``"schema_version": 1``;
-``load`` refuses any other version, a sidecar that is not JSON, one whose
-name is not its folder's, and a folder without the headers the sidecar
-promises, each with a one-line KernelFolderError.
+The sidecar is a JSON object whose first key is ``"schema_version": 2``;
+``load`` refuses any other version (version 1 was the earlier layout of
+several headers), a sidecar that is not JSON, one whose name is not its
+folder's, a folder without its header, and a header whose content hash is
+not the sidecar's (files from two renders), each with a one-line
+KernelFolderError.
 
 Public API:
-    SCHEMA_VERSION, TABLE_ACCESS, KernelFolderError, Kernel (files:
-    header, table_header, falcon_header, fxp_header, sidecar_path,
+    SCHEMA_VERSION, TABLE_ACCESS, KernelFolderError, Layout (relative paths:
+    header, sidecar, annotated_header, gappa_script, written()), layout(name),
+    Kernel (files: header, falcon_header, sidecar_path, annotated_header,
     gappa_script, headers, require(); facts: word_bits, scale_bits,
     table_access, uses_float, falcon_adaptors, table_bytes, segments,
-    degree, isa, cflags, for_32bit_cores; proven bounds: eval_bound_ulp, expm_bound_2p63, fpr_bound_2p63,
+    degree, isa, cflags, for_32bit_cores, content_hash, table_extern_macro;
+    proven bounds: eval_bound_ulp, expm_bound_2p63, fpr_bound_2p63,
     headline_bound_2p63, headline_bound_log2; the parsed sidecar),
     load(gen_dir, name, adaptors_for_64bit=False) -> Kernel,
     load_path(folder or sidecar path) -> Kernel,
@@ -37,13 +43,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
 
-__all__ = ["SCHEMA_VERSION", "TABLE_ACCESS", "KernelFolderError", "Kernel",
+__all__ = ["SCHEMA_VERSION", "TABLE_ACCESS", "KernelFolderError", "Layout", "layout", "Kernel",
            "load", "load_path", "names"]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 TABLE_ACCESS = ("direct", "ct_scan", "none")
 ISA_FLAGS = {"fma": "-mfma"}
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+PROVENANCE = "provenance"
 
 
 class KernelFolderError(ValueError):
@@ -51,8 +58,43 @@ class KernelFolderError(ValueError):
     one line that names the file."""
 
 
-def _sidecar_name(name: str) -> str:
-    return f"{name}.json"
+@dataclass(frozen=True)
+class Layout:
+    """The paths of a kernel's files, relative to its folder."""
+
+    name: str
+
+    @property
+    def header(self) -> str:
+        return f"{self.name}.h"
+
+    @property
+    def sidecar_name(self) -> str:
+        return f"{self.name}.json"
+
+    @property
+    def sidecar(self) -> str:
+        return f"{PROVENANCE}/{self.sidecar_name}"
+
+    @property
+    def annotated_header(self) -> str:
+        return f"{PROVENANCE}/{self.name}_annotated.h"
+
+    @property
+    def gappa_script(self) -> str:
+        return f"{PROVENANCE}/{self.name}.gappa"
+
+    def written(self) -> set[str]:
+        """Every path the generator writes in a kernel folder, and the files
+        of the version-1 layout it wrote before (so that a folder it made
+        then is recognised as its own)."""
+        legacy = {f"{self.name}{suffix}" for suffix in ("_table.h", "_falcon.h", ".json", ".gappa")}
+        return {self.header, self.sidecar, self.annotated_header, self.gappa_script, "fxp.h", *legacy}
+
+
+def layout(name: str) -> Layout:
+    """The layout of kernel `name`'s folder."""
+    return Layout(name)
 
 
 @dataclass(frozen=True)
@@ -65,40 +107,38 @@ class Kernel:
 
     # ------------------------------------------------------------ files
     @property
+    def layout(self) -> Layout:
+        return Layout(self.name)
+
+    @property
     def sidecar_path(self) -> Path:
-        """<name>.json."""
-        return self.folder / _sidecar_name(self.name)
+        """provenance/<name>.json."""
+        return self.folder / self.layout.sidecar
 
     @property
     def header(self) -> Path:
-        """<name>.h: the kernel's own functions (_eval, _expm_p63)."""
-        return self.folder / f"{self.name}.h"
-
-    @property
-    def table_header(self) -> Path:
-        """<name>_table.h: the coefficient table, included by the kernel."""
-        return self.folder / f"{self.name}_table.h"
+        """<name>.h: the kernel (_eval, _expm_p63) and its Falcon adaptors."""
+        return self.folder / self.layout.header
 
     @property
     def falcon_header(self) -> Path:
-        """<name>_falcon.h: the Falcon adaptors (it includes <name>.h)."""
-        return self.folder / f"{self.name}_falcon.h"
+        """The header that declares the Falcon adaptors: the kernel's own."""
+        return self.header
 
     @property
-    def fxp_header(self) -> Path:
-        """fxp.h: the fixed-point products every generated kernel includes."""
-        return self.folder / "fxp.h"
+    def annotated_header(self) -> Path:
+        """provenance/<name>_annotated.h: the header with every comment."""
+        return self.folder / self.layout.annotated_header
 
     @property
     def gappa_script(self) -> Path:
-        """<name>.gappa: the Gappa script the generator wrote."""
-        return self.folder / f"{self.name}.gappa"
+        """provenance/<name>.gappa: the Gappa script the generator wrote."""
+        return self.folder / self.layout.gappa_script
 
     @property
     def headers(self) -> tuple[str, ...]:
-        """File names of the headers a user includes: the kernel's, and the
-        adaptors' when the kernel has them."""
-        return (self.header.name,) + ((self.falcon_header.name,) if self.falcon_adaptors else ())
+        """File names of the headers a user includes: the kernel's."""
+        return (self.layout.header,)
 
     def require(self, *paths: Path) -> None:
         """KernelFolderError unless every one of `paths` is a file."""
@@ -146,8 +186,19 @@ class Kernel:
         return self.sidecar.get("form") != "head"
 
     @property
+    def content_hash(self) -> str:
+        """The render's content hash, which the header states too."""
+        return str(self.sidecar.get("content_hash", ""))
+
+    @property
+    def table_extern_macro(self) -> str:
+        """The macro that makes a translation unit declare the table without
+        defining it: every file of a program but one defines it."""
+        return f"{self.name.upper()}_TABLE_EXTERN"
+
+    @property
     def falcon_adaptors(self) -> bool:
-        """True when the folder ships <name>_falcon.h."""
+        """True when the header has the Falcon adaptors."""
         return self.sidecar.get("falcon_adaptors") is True
 
     @property
@@ -203,10 +254,13 @@ class Kernel:
         return None if bound is None or bound <= 0 else math.log2(bound) - 63
 
 
-def _read_sidecar(path: Path) -> dict[str, Any]:
+def _read_sidecar(path: Path, legacy: Path) -> dict[str, Any]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
+        if legacy.is_file():
+            raise KernelFolderError(f"{legacy.parent}: a kernel folder of the schema-1 layout "
+                                    "(several headers); render it again with this generator") from None
         raise KernelFolderError(f"{path}: no sidecar (generate the kernel first: make gen)") from None
     except OSError as exc:
         raise KernelFolderError(f"{path}: {exc.strerror}") from None
@@ -243,10 +297,23 @@ def _check_facts(path: Path, name: str, data: dict[str, Any]) -> None:
         raise KernelFolderError(f"{path}: unknown instruction-set extension {unknown[0]!r} in \"isa\"")
 
 
+def _check_content_hash(kernel: Kernel) -> None:
+    """The header states the content hash of the render that wrote it; a
+    header and a sidecar from two renders are refused."""
+    with kernel.header.open(encoding="utf-8", errors="replace") as f:
+        head = f.read(8192)
+    macro = re.search(rf"^#define {kernel.name.upper()}_CONTENT_HASH 0x([0-9a-f]*)u$", head, re.M)
+    if macro is None:
+        raise KernelFolderError(f"{kernel.header}: no {kernel.name.upper()}_CONTENT_HASH line "
+                                "(not a header this generator wrote)")
+    if macro.group(1) != kernel.content_hash:
+        raise KernelFolderError(f"{kernel.header}: content hash {macro.group(1)} is not the sidecar's "
+                                f"{kernel.content_hash!r}: the folder mixes files of two renders")
+
+
 def load(gen_dir: Path, name: str, *, adaptors_for_64bit: bool = False) -> Kernel:
-    """The kernel folder <gen_dir>/<name>: its sidecar read and checked, and
-    the headers it promises present (<name>.h, and <name>_falcon.h when it
-    has Falcon adaptors).  With adaptors_for_64bit, a 64-bit kernel must
+    """The kernel folder <gen_dir>/<name>: its sidecar read and checked, its
+    header present and from the same render.  With adaptors_for_64bit, a 64-bit kernel must
     have the adaptors: the tools that call every 64-bit kernel through them
     (ct, bench, m3) ask for that.  KernelFolderError otherwise."""
     if not _IDENT.match(name):
@@ -254,11 +321,12 @@ def load(gen_dir: Path, name: str, *, adaptors_for_64bit: bool = False) -> Kerne
     folder = Path(gen_dir) / name
     if not folder.is_dir():
         raise KernelFolderError(f"{folder}: no kernel folder (generate the kernel first: make gen)")
-    path = folder / _sidecar_name(name)
-    data = _read_sidecar(path)
+    path = folder / layout(name).sidecar
+    data = _read_sidecar(path, folder / layout(name).sidecar_name)
     _check_facts(path, name, data)
     kernel = Kernel(name, folder, data)
-    kernel.require(*(folder / h for h in kernel.headers))
+    kernel.require(kernel.header)
+    _check_content_hash(kernel)
     if adaptors_for_64bit and kernel.word_bits == 64 and not kernel.falcon_adaptors:
         raise KernelFolderError(f"{path}: a 64-bit kernel without Falcon adaptors "
                                 "(\"falcon_adaptors\": true) cannot be called by this tool")
@@ -267,14 +335,14 @@ def load(gen_dir: Path, name: str, *, adaptors_for_64bit: bool = False) -> Kerne
 
 def load_path(path: Path) -> Kernel:
     """A kernel named by its folder or by its sidecar file, as command lines
-    give them (e.g. generated/falcon_x86 or generated/falcon_x86/falcon_x86.json)."""
+    give them (e.g. generated/falcon_x86 or generated/falcon_x86/provenance/falcon_x86.json)."""
     path = Path(path)
     if not path.exists():
         raise KernelFolderError(f"{path}: no kernel folder (generate the kernel first: make gen)")
     if path.is_dir():
         return load(path.parent, path.name)
-    folder = path.parent
-    if path.name != _sidecar_name(folder.name):
+    folder = path.parent.parent
+    if path.parent.name != PROVENANCE or path.name != layout(folder.name).sidecar_name:
         raise KernelFolderError(f"{path}: neither a kernel folder nor the sidecar of one")
     return load(folder.parent, folder.name)
 
@@ -284,4 +352,4 @@ def names(gen_dir: Path) -> list[str]:
     gen_dir = Path(gen_dir)
     if not gen_dir.is_dir():
         return []
-    return sorted(p.name for p in gen_dir.iterdir() if (p / _sidecar_name(p.name)).is_file())
+    return sorted(p.name for p in gen_dir.iterdir() if (p / layout(p.name).sidecar).is_file())

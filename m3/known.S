@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * known.S -- two hand-written functions whose executed-instruction counts
  * are known from this source alone; the measurement harness (trace.py,

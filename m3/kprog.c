@@ -1,11 +1,12 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kprog.c -- the one test program of the M3 harness, generic over the
  * kernel.  It is compiled once per kernel and per mode; the Python driver
  * (m3/build.py) passes:
  *
  *   -DM3_KERNEL=<name>      the kernel's C prefix (ABI of docs/abi.md)
- *   -DM3_HEADER="<file>"    the header to include (<name>_falcon.h for
- *                           64-bit kernels, <name>.h for 32-bit ones)
+ *   -DM3_HEADER="<file>"    the kernel's header, <name>.h (with the Falcon
+ *                           adaptors for 64-bit kernels)
  *   -DM3_WORD_BITS=64|32    from the kernel's sidecar JSON
  *   -DM3_PORTABLE=1         instead of the three above: measure
  *                           runtime/facct_ref.c (the "facct_portable" row)

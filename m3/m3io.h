@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * m3io.h -- the tiny output layer shared by the Cortex-M3 and host builds of
  * the m3/ test programs.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * m3io_fmt.c -- integer formatting over io_puts (see m3io.h).  No division
  * by a variable is used for hex (shifts only); decimal uses division by the

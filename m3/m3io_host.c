@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * m3io_host.c -- io_puts for the host build: the same test program, compiled
  * with the host compiler, prints to stdout so that its output can be

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * probe.c -- controls for the binary scan (scan.py), used by
  * tests/test_m3.py.  m3_probe is integer-only, multiplier-free and

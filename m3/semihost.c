@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * semihost.c -- see semihost.h.  Also provides io_puts for the M3 build of
  * the m3io.h output layer.

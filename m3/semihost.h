@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * semihost.h -- ARM semihosting calls used by the bare-metal M3 programs.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * startup.c -- bare-metal start-up for the Cortex-M3 of QEMU's mps2-an385.
  *

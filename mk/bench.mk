@@ -26,7 +26,10 @@ BENCH_HEADERS   := bench/loops.h bench/refs.h toolkit/c/test_util.h runtime/facc
 HELP_LINES += "  make bench           -- time references and 64-bit kernels (chain/batch cycles, callgrind instructions): build/bench.json, build/bench.svg"
 HELP_LINES += "  make bench-baseline  -- rewrite bench/instructions_baseline.json (instructions per call, checked by make test)"
 
-.PHONY: bench bench-baseline bench-registry bench-kernels
+HELP_LINES += "  make clamp-cost      -- instructions per call of the kernels whose index is clamped, with and without the clamp (build/clamp.json)"
+
+.PHONY: bench bench-baseline bench-registry bench-kernels clamp-cost
+
 
 # build/bench/kernels: a link to every shipped kernel folder and to each
 # rendered comparison candidate, so that one folder holds them all.
@@ -73,3 +76,7 @@ bench-candidates: gen-stamps
 	$(PY) -m bench.run --bin $(CANDIDATE_DIR)/bench_main --runs 5 --rounds 400 \
 	    --cc "$(CC)" --cflags="$(BENCH_CFLAGS)" --generated $(CANDIDATE_DIR)/gen \
 	    --json $(CANDIDATE_DIR)/bench.json --svg $(CANDIDATE_DIR)/bench.svg
+
+# The cost of the branch-free index clamp of direct-table kernels (docs/abi.md).
+clamp-cost: gen-stamps
+	$(PY) -m bench.clamp --generated generated --out $(BUILD)/clamp.json

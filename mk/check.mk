@@ -7,7 +7,7 @@
 #   build/check/<name>.json   the measured errors
 # and, for every kernel with Falcon adaptors (FPR_KERNELS, from each sidecar
 # through kfolder):
-#   build/check/check_fpr_<name>  verify/check_fpr.c compiled against <name>_falcon.h
+#   build/check/check_fpr_<name>  verify/check_fpr.c compiled against <name>.h (its Falcon adaptors)
 #   build/check/<name>.fpr.json   the adaptors' errors against the double inputs
 # CHECK_THREADS sets the threads; CHECK_ARGS passes options to the checker
 # (e.g. CHECK_ARGS="--random 1000000" for a quick run), CHECK_FPR_ARGS to
@@ -39,17 +39,18 @@ $(CHECK_DIR)/fastref.o: verify/fastref.c verify/fastref.h | $(CHECK_DIR)
 # temporary file first so that a failed run leaves no stale target.
 define CHECK_KERNEL_RULES
 # The kernel's files come from the generator's stamp rule (mk/core.mk), so
-# a missing or stale kernel is rendered before it is checked.
-generated/$(1)/$(1).h generated/$(1)/fxp.h generated/$(1)/$(1).json: $(BUILD)/gen/$(1).stamp ;
+# a missing or stale kernel is rendered before it is checked (kfolder/
+# documents the folder's files: the header and provenance/<name>.json).
+generated/$(1)/$(1).h generated/$(1)/provenance/$(1).json: $(BUILD)/gen/$(1).stamp ;
 
 $(CHECK_DIR)/$(1)_ref.h: kernels/$(1).toml $(wildcard gen/*.py) | $(CHECK_DIR)
 	$(PY) -m gen mpfr-ref $$< > $$@.tmp && mv $$@.tmp $$@
 
-$(CHECK_DIR)/$(1).plan: generated/$(1)/$(1).json verify/plan.py kfolder/__init__.py | $(CHECK_DIR)
+$(CHECK_DIR)/$(1).plan: generated/$(1)/provenance/$(1).json verify/plan.py kfolder/__init__.py | $(CHECK_DIR)
 	$(PY) -m verify.plan generated/$(1) -o $$@
 
 $(CHECK_DIR)/check_$(1): verify/check.c verify/check_common.h verify/fastref.h toolkit/c/test_util.h $(CHECK_DIR)/fastref.o \
-		generated/$(1)/$(1).h generated/$(1)/fxp.h $(CHECK_DIR)/$(1)_ref.h
+		generated/$(1)/$(1).h $(CHECK_DIR)/$(1)_ref.h
 	$(CC) $(CHECK_CFLAGS) $$(shell $(PY) -m kfolder cflags generated/$(1)) -Iverify -Itoolkit/c -Igenerated/$(1) -I$(CHECK_DIR) \
 		-DKNAME=$(1) -DKUNAME=$(shell echo $(1) | tr a-z A-Z) \
 		-DKHEADER='"$(1).h"' -DREF_HEADER='"$(1)_ref.h"' \
@@ -63,12 +64,10 @@ $(foreach k,$(KERNELS),$(eval $(call CHECK_KERNEL_RULES,$(k))))
 
 # $(1) = kernel name, for kernels with Falcon adaptors.
 define CHECK_FPR_RULES
-generated/$(1)/$(1)_falcon.h: $(BUILD)/gen/$(1).stamp ;
-
 $(CHECK_DIR)/check_fpr_$(1): verify/check_fpr.c verify/check_common.h verify/fastref.h toolkit/c/test_util.h \
-		$(CHECK_DIR)/fastref.o generated/$(1)/$(1).h generated/$(1)/$(1)_falcon.h generated/$(1)/fxp.h
+		$(CHECK_DIR)/fastref.o generated/$(1)/$(1).h
 	$(CC) $(CHECK_CFLAGS) $$(shell $(PY) -m kfolder cflags generated/$(1)) -Iverify -Itoolkit/c -Igenerated/$(1) \
-		-DKNAME=$(1) -DKUNAME=$(shell echo $(1) | tr a-z A-Z) -DKHEADER='"$(1)_falcon.h"' \
+		-DKNAME=$(1) -DKUNAME=$(shell echo $(1) | tr a-z A-Z) -DKHEADER='"$(1).h"' \
 		$$< $(CHECK_DIR)/fastref.o -o $$@ $(CHECK_LIBS)
 
 $(CHECK_DIR)/$(1).fpr.json: $(CHECK_DIR)/check_fpr_$(1)

@@ -3,19 +3,20 @@
 DEBIAN_PACKAGES := build-essential python3 python3-mpmath python3-jinja2 \
                    libmpfr-dev libgmp-dev valgrind binutils gappa sollya \
                    gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm
-GEN_SOURCES     := $(wildcard gen/*.py) $(wildcard templates/*.j2) runtime/fxp.h
+GEN_SOURCES     := $(wildcard gen/*.py gen/*/*.py templates/*.j2 templates/*/*.j2) runtime/fxp.h certify/gappa_script.py
 GEN_STAMPS      := $(foreach k,$(KERNELS),$(BUILD)/gen/$(k).stamp)
 
 HELP_LINES += "  make              -- deps, generate, build, check every shipped kernel; print the audit table"
 HELP_LINES += "  make test         -- run every test (Python unittest and C); ends with 'N passed, M failed'"
+HELP_LINES += "  make fuzz [FUZZ_SEED=s] [FUZZ_COUNT=n] -- random mutations of the shipped configs through the generator (tests/fuzz.py)"
 HELP_LINES += "  make deps         -- install the Debian packages the other targets need (apt-get)"
 HELP_LINES += "  make gen          -- regenerate every shipped kernel into generated/ from kernels/*.toml"
-HELP_LINES += "  make kernel CONFIG=my.toml [OUT=dir] -- render, build, check and audit your own config"
-HELP_LINES += "  make vendor KERNEL=name DEST=dir -- copy generated/<name>/ to DEST and prove it compiles there alone"
+HELP_LINES += "  make kernel CONFIG=my.toml [OUT=dir] [THREADS=n] [QUICK=1] [CHECK_ARGS=...] -- render, build, check and audit your own config (results in build/user-check/<name>/)"
+HELP_LINES += "  make vendor KERNEL=name DEST=dir [PROVENANCE=1] -- copy generated/<name>/<name>.h (and provenance/) to DEST/<name>/, proven to compile there alone"
 HELP_LINES += "  make clean        -- remove build/"
 HELP_LINES += "  make help         -- this list"
 
-.PHONY: kernel vendor gen-stamps
+.PHONY: kernel vendor gen-stamps fuzz
 
 all: deps audit
 
@@ -46,18 +47,30 @@ gen-stamps: $(GEN_STAMPS)
 test: deps
 	$(PY) -m tests.run_tests
 
+# The config fuzzing of make test (tests/test_fuzz.py: 2000 mutations, seed
+# 1), with another seed or count: make fuzz FUZZ_SEED=7 FUZZ_COUNT=20000.
+FUZZ_SEED  ?= 1
+FUZZ_COUNT ?= 2000
+fuzz:
+	$(PY) -m tests.fuzz --seed $(FUZZ_SEED) --count $(FUZZ_COUNT)
+
 clean:
 	rm -rf $(BUILD)
 
 # A user's own config: render into OUT (default build/user), then check and
-# audit that one kernel with the same checker as the shipped ones.
+# audit that one kernel with the same checker as the shipped ones, in
+# build/user-check/<name>/.  THREADS (default CHECK_THREADS) sets the
+# checker's threads and the generator's processes (FXP_GEN_JOBS), QUICK=1
+# asks for a quick check, CHECK_ARGS passes options to the checker.
 OUT ?= $(BUILD)/user
+THREADS ?= $(CHECK_THREADS)
 kernel:
 	@test -n "$(CONFIG)" || { echo "make kernel: set CONFIG=path/to/config.toml" >&2; exit 2; }
-	$(PY) -m gen render "$(CONFIG)" --out "$(OUT)"
-	$(PY) -m verify kernel "$(CONFIG)" --generated "$(OUT)" --build $(BUILD)/user-check
+	FXP_GEN_JOBS=$(THREADS) $(PY) -m gen render "$(CONFIG)" --out "$(OUT)"
+	$(PY) -m verify kernel "$(CONFIG)" --generated "$(OUT)" --build $(BUILD)/user-check \
+		--threads $(THREADS) $(if $(QUICK),--quick) --check-args "$(CHECK_ARGS)"
 
 vendor:
 	@test -n "$(KERNEL)" -a -n "$(DEST)" || { echo "make vendor: set KERNEL=name DEST=dir" >&2; exit 2; }
 	@test -d generated/$(KERNEL) || { echo "make vendor: no kernel generated/$(KERNEL)" >&2; exit 2; }
-	$(PY) -m verify vendor generated/$(KERNEL) "$(DEST)"
+	$(PY) -m verify vendor generated/$(KERNEL) "$(DEST)" $(if $(PROVENANCE),--provenance)

@@ -138,3 +138,13 @@ def m3_variants(data: dict[str, Any], source: Path) -> str:
                      fpr.get("instructions_per_call")))
     return (measured_on(data, source, "One `make m3-variants` run")
             + "\n" + table.markdown(header, rows, "llrrrr") + "\n")
+
+
+def clamp(data: dict[str, Any], source: Path) -> str:
+    """The index clamp's cost (`make clamp-cost`): instructions per call with and without it."""
+    header = ("kernel", "entry", "with the clamp", "without", "cost", "ratio")
+    rows = [(r["name"], f"`_{entry}`" if entry == "eval" else "`_expm_p63`", f"{e['with_clamp']:.1f}",
+             f"{e['without']:.1f}", f"+{e['cost']:.1f}", f"{e['ratio']:.3f}")
+            for r in data.get("kernels", []) for entry, e in r["entries"].items()]
+    return (measured_on(data, source, "Instructions per call (callgrind, x86-64, gcc -O2), z over the domain")
+            + "\n" + table.markdown(header, rows, "llrrrr") + "\n")

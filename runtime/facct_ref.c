@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * facct_ref.c -- see facct_ref.h.  Every product below is a 32x32->64
  * multiply, as in the portable reference; do not replace it by a 128-bit

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * facct_ref.h -- a hand-written copy of the FACCT reference code path that
  * every Falcon implementation uses for fpr_expm_p63 on CPUs without an FPU:

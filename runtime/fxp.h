@@ -1,10 +1,11 @@
+/* SPDX-License-Identifier: MIT OR CC0-1.0 */
 /*
  * fxp.h -- fixed-point helpers shared by every generated kernel.
  *
- * The generator copies this file, unchanged, into each kernel folder under
- * generated/, so that a vendored kernel folder needs nothing but the C
- * standard headers.  Two kernels vendored into one program include the same
- * file; the include guard makes that harmless.
+ * The generator puts the part of this file a kernel uses into that kernel's
+ * header, with every fxp_ name renamed <name>_fxp_ (gen/render/runtime.py),
+ * so that a vendored kernel needs nothing but the C standard headers and
+ * two kernels in one program never share or shadow a helper.
  *
  * Formats: every helper works on unsigned words.  "Q0.64" means a word v
  * that stands for the real number v / 2^64; a product of a Q0.64 value and
@@ -107,10 +108,7 @@ static inline uint64_t fxp_mulhi64_portable(uint64_t a, uint64_t b)
 {
     uint64_t a0 = a & 0xFFFFFFFFu, a1 = a >> 32;
     uint64_t b0 = b & 0xFFFFFFFFu, b1 = b >> 32;
-    uint64_t p00 = a0 * b0;
-    uint64_t p01 = a0 * b1;
-    uint64_t p10 = a1 * b0;
-    uint64_t p11 = a1 * b1;
+    uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
     uint64_t mid = (p00 >> 32) + (p01 & 0xFFFFFFFFu) + (p10 & 0xFFFFFFFFu);
     return p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
 }
@@ -240,12 +238,10 @@ static inline uint64_t fxp_round_w_one_minus(uint64_t w, uint64_t c, unsigned r)
  * unsigned __int128 the helpers go through it (one MUL, ADD/ADC); the
  * portable versions compute the same bits with carries written as
  * arithmetic, never as branches.  Shift counts are compile-time constants
- * in every generated kernel (the branches on r in the portable shifts are
+ * in every generated kernel (the choices on r in the portable shifts are
  * on those constants and vanish after inlining).
  */
-typedef struct {
-    uint64_t hi, lo;
-} fxp_wide;
+typedef struct { uint64_t hi, lo; } fxp_wide;
 
 #if defined(__SIZEOF_INT128__) && !defined(FXP_NO_INT128) && !defined(FXP_MUL16)
 /* With a native 128-bit type every helper is one or two instructions; the
@@ -257,9 +253,7 @@ static inline fxp_u128 fxp_wide_to_u128(fxp_wide a)
 
 static inline fxp_wide fxp_wide_from_u128(fxp_u128 v)
 {
-    fxp_wide r;
-    r.hi = (uint64_t)(v >> 64);
-    r.lo = (uint64_t)v;
+    fxp_wide r = { (uint64_t)(v >> 64), (uint64_t)v };
     return r;
 }
 
@@ -297,9 +291,7 @@ static inline fxp_wide fxp_wide_shr(fxp_wide a, unsigned r)
 #else
 static inline fxp_wide fxp_wide_of(uint64_t a)
 {
-    fxp_wide r;
-    r.hi = 0;
-    r.lo = a;
+    fxp_wide r = { 0, a };
     return r;
 }
 
@@ -335,35 +327,23 @@ static inline fxp_wide fxp_wide_sub(fxp_wide a, fxp_wide b)
     return r;
 }
 
-/* a << r for 0 <= r < 128 (bits shifted out are lost). */
+/* a << r for 0 <= r < 128 (bits shifted out are lost).  Only the chosen
+ * operand of ?: is evaluated, so no shift by 64 or more happens; r is a
+ * constant after inlining, so the choices are not branches at run time. */
 static inline fxp_wide fxp_wide_shl(fxp_wide a, unsigned r)
 {
     fxp_wide out;
-    if (r >= 64) {
-        out.hi = a.lo << (r - 64);
-        out.lo = 0;
-    } else if (r == 0) {
-        out = a;
-    } else {
-        out.hi = (a.hi << r) | (a.lo >> (64 - r));
-        out.lo = a.lo << r;
-    }
+    out.hi = r >= 64 ? a.lo << (r - 64) : r == 0 ? a.hi : (a.hi << r) | (a.lo >> (64 - r));
+    out.lo = r >= 64 ? 0 : a.lo << r;
     return out;
 }
 
-/* floor(a / 2^r) for 0 <= r < 128. */
+/* floor(a / 2^r) for 0 <= r < 128 (as fxp_wide_shl). */
 static inline fxp_wide fxp_wide_shr(fxp_wide a, unsigned r)
 {
     fxp_wide out;
-    if (r >= 64) {
-        out.lo = a.hi >> (r - 64);
-        out.hi = 0;
-    } else if (r == 0) {
-        out = a;
-    } else {
-        out.lo = (a.lo >> r) | (a.hi << (64 - r));
-        out.hi = a.hi >> r;
-    }
+    out.lo = r >= 64 ? a.hi >> (r - 64) : r == 0 ? a.lo : (a.lo >> r) | (a.hi << (64 - r));
+    out.hi = r >= 64 ? 0 : a.hi >> r;
     return out;
 }
 #endif
@@ -385,9 +365,7 @@ static inline uint64_t fxp_wide_round_shr(fxp_wide a, unsigned q)
 static inline fxp_wide fxp_w_one_minus_wide(uint64_t w, fxp_wide c, unsigned l)
 {
     fxp_wide cc = fxp_wide_shl(c, l);
-    fxp_wide n;
-    n.hi = w;
-    n.lo = 0;
+    fxp_wide n = { w, 0 };
     n = fxp_wide_sub(n, fxp_wide_mul(w, cc.hi));
     return fxp_wide_sub(n, fxp_wide_of(fxp_mulhi64(w, cc.lo)));
 }

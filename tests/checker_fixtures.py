@@ -62,7 +62,8 @@ HEADER = """\
 #define {N}_DEGREE {D}
 #define {N}_WORD_BITS {W}
 #define {N}_TABLE_BYTES {B}
-#include "{n}_table.h"
+#define {N}_CONTENT_HASH 0x{hash}u
+{table}
 {body}
 #endif
 """
@@ -105,14 +106,15 @@ def write_kernel(folder: Path, name: str, word_bits: int, scale_bits: int,
         "table_access": "direct", "function": "exp(-x)", "z_max": str(z_max),
         "segment_list": [{"index": 0, "z_first": "0", "z_last": str(z_max),
                           "error_extrema_z": [str(z) for z in extrema or []]}],
+        "content_hash": "f1f1f1f1f1f1f1f1",
     }
     # The file names come from kfolder, the one module that knows them.
     layout = kfolder.Kernel(name, d, sidecar)
-    layout.table_header.write_text(
-        f"static const {ctype} {name}_coef[{len(coeffs)}] = {{\n    {table}\n}};\n")
     layout.header.write_text(HEADER.format(
         N=name.upper(), n=name, S=scale_bits, D=degree, W=word_bits,
-        B=len(coeffs) * word_bits // 8, body=body))
+        B=len(coeffs) * word_bits // 8, hash=sidecar["content_hash"], body=body,
+        table=f"static const {ctype} {name}_coef[{len(coeffs)}] = {{\n    {table}\n}};"))
+    layout.sidecar_path.parent.mkdir(exist_ok=True)
     layout.sidecar_path.write_text(json.dumps(sidecar))
     return d
 

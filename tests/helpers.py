@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 import kfolder
+from gen import config, kernel, render
+from toolkit.files import replace_folder
 
 ROOT = Path(__file__).resolve().parent.parent
 GENERATED = ROOT / "generated"
@@ -20,6 +22,34 @@ VECTORS = ROOT / "tests" / "data" / "facct_vectors.tsv"
 
 def shipped_kernels() -> list[str]:
     return sorted(p.stem for p in KERNELS.glob("*.toml"))
+
+
+_SHIPPED: dict[str, kernel.Kernel] = {}
+
+
+def shipped_kernel(name: str) -> kernel.Kernel:
+    """The kernel of kernels/<name>.toml, built once per test run (the
+    builds take up to 20 s each; several test modules need the same ones)."""
+    if name not in _SHIPPED:
+        _SHIPPED[name] = kernel.build(config.load(KERNELS / f"{name}.toml"))
+    return _SHIPPED[name]
+
+
+def shipped_kernels_built(names: list[str] | None = None) -> dict[str, kernel.Kernel]:
+    """The shipped kernels `names` (default: all), the missing ones built in parallel."""
+    wanted = shipped_kernels() if names is None else names
+    missing = [n for n in wanted if n not in _SHIPPED]
+    for name, result in zip(missing, kernel.build_many([config.load(KERNELS / f"{n}.toml") for n in missing])):
+        if isinstance(result, Exception):
+            raise result
+        _SHIPPED[name] = result
+    return {n: _SHIPPED[n] for n in wanted}
+
+
+def write_rendered(k: kernel.Kernel, out: Path) -> kfolder.Kernel:
+    """Kernel k rendered into out/<name>/ as the command line writes it."""
+    replace_folder(out / k.cfg.name, render.render(k, str(out)), kfolder.layout(k.cfg.name).written())
+    return kfolder.load(out, k.cfg.name)
 
 
 def tree_hash(folder: Path, ignore: Callable[[str], str] = lambda text: text) -> str:
@@ -41,21 +71,21 @@ def minimal_sidecar(name: str, **overrides: Any) -> dict[str, Any]:
                             "table_bytes": 104, "table_access": "none",
                             "falcon_adaptors": True, "uses_float": False,
                             "bound": {"eval_ulp": 1.0, "expm_p63_2p63": 1.0,
-                                      "fpr_expm_p63_2p63": 1.0}}
+                                      "fpr_expm_p63_2p63": 1.0},
+                            "content_hash": "0123456789abcdef"}
     data.update(overrides)
     return {k: v for k, v in data.items() if v is not None}
 
 
 def write_kernel_folder(root: Path, sidecar: dict[str, Any], folder_name: str | None = None) -> Path:
-    """A kernel folder root/<name> holding `sidecar` and stand-in headers
-    (the ones kfolder requires for it); returns the folder."""
+    """A kernel folder root/<name> holding `sidecar` and a stand-in header
+    with the sidecar's content hash (what kfolder requires); returns the folder."""
     name = folder_name or str(sidecar["name"])
     folder = root / name
-    folder.mkdir(parents=True, exist_ok=True)
     stub = kfolder.Kernel(name, folder, sidecar)
+    stub.sidecar_path.parent.mkdir(parents=True, exist_ok=True)
     stub.sidecar_path.write_text(json.dumps(sidecar, indent=1))
-    for header in (stub.header, stub.falcon_header):
-        header.write_text("/* stand-in */\n")
+    stub.header.write_text(f"/* stand-in */\n#define {name.upper()}_CONTENT_HASH 0x{sidecar.get('content_hash', '')}u\n")
     return folder
 
 

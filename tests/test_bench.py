@@ -98,9 +98,9 @@ class Registry(unittest.TestCase):
             self.write_kernel(root, "wide", 64)
             self.write_kernel(root, "narrow", 32)
             text = gen_registry.render([gen_registry.load_kernel(root, n) for n in ("wide", "narrow")])
-        self.assertIn('#include "wide/wide_falcon.h"', text)
+        self.assertIn('#include "wide/wide.h"', text)
         self.assertIn("wide_fpr_expm_p63_native", text)
-        self.assertNotIn("narrow/narrow_falcon.h", text)
+        self.assertNotIn("narrow/narrow.h", text)
         self.assertIn("wide_fpr_expm_p63_domain", text)
         self.assertIn(f"bench_variant_count = {len(gen_registry.REFERENCES) + 2};", text)
 

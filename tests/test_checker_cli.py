@@ -12,7 +12,6 @@ from typing import Any
 import mpmath
 
 import kfolder
-
 from tests import checker_fixtures as fx
 from tests.checker_fixtures import LN2_Z_MAX, ROOT, SMALL, build, one_minus_x_kernel
 from tests.helpers import minimal_sidecar, write_kernel_folder
@@ -43,13 +42,28 @@ class UserKernelTest(unittest.TestCase):
                             "--fpr-args", "--uniform 20000 --small 20000 --edge-ccs 1"],
                            cwd=ROOT, capture_output=True, text=True)
         self.assertEqual(r.returncode, 0, r.stderr)
-        entries = json.loads((build_dir / "audit.json").read_text())["kernels"]
+        entries = json.loads((build_dir / "facct" / "audit.json").read_text())["kernels"]
         self.assertEqual([e["name"] for e in entries], ["facct"])
         self.assertTrue(3550 < entries[0]["expm_p63"]["max_err_2p63"] < 3575)
         # The Falcon adaptors were checked too, against the double inputs.
         self.assertTrue(3550 < entries[0]["fpr"]["max_err_2p63"] < 3575)
         self.assertEqual(entries[0]["fpr"]["bound"], kfolder.load(out, "facct").fpr_bound_2p63)
         self.assertIn("facct", r.stdout)
+
+    def test_make_kernel_threads_quick_and_results_apart(self) -> None:
+        # make kernel takes THREADS and QUICK, says what it does in a log,
+        # and a second kernel's results do not replace the first one's.
+        build = fx.BUILD / "make_kernel"
+        for name in ("facct", "facct_compat"):
+            r = subprocess.run(["make", "-s", "kernel", f"CONFIG=kernels/{name}.toml", f"OUT={build}/out",
+                                f"BUILD={build}", "THREADS=1", "QUICK=1"], cwd=ROOT, capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertIn("the checker (quick, 1 thread(s))", r.stderr)
+        for name in ("facct", "facct_compat"):
+            check = json.loads((build / "user-check" / name / f"{name}.json").read_text())
+            self.assertLess(check["eval"]["inputs_checked"], 10 ** 7)     # quick: far fewer than 10^8 inputs
+            audit = json.loads((build / "user-check" / name / "audit.json").read_text())
+            self.assertEqual([e["name"] for e in audit["kernels"]], [name])
 
     def test_missing_config_is_an_error(self) -> None:
         r = subprocess.run([sys.executable, "-m", "verify", "kernel", "/nonexistent.toml",
@@ -92,10 +106,10 @@ class BadInputTest(unittest.TestCase):
             "x", function="exp(-x)", z_max="12x", segment_list=[]))
         plan_cmd = [sys.executable, "-m", "verify.plan"]
         self.assertIn("z_max", self.fails([*plan_cmd, str(folder)]))
-        (folder / "x.json").write_text("{not json")
+        kfolder.Kernel("x", folder, {}).sidecar_path.write_text("{not json")
         self.assertIn("not valid JSON", self.fails([*plan_cmd, str(folder)]))
         self.assertIn("no kernel folder", self.fails([*plan_cmd, str(fx.BUILD / "absent")]))
-        sidecar = json.loads((ROOT / "generated" / "facct" / "facct.json").read_text())
+        sidecar = kfolder.load(ROOT / "generated", "facct").sidecar
         write_kernel_folder(fx.BUILD / "badplan", dict(sidecar, name="v9", schema_version=9))
         self.assertIn("schema_version 9", self.fails([*plan_cmd, str(fx.BUILD / "badplan" / "v9")]))
 

@@ -208,7 +208,7 @@ class FacctTest(unittest.TestCase):
         shutil.copy(fx.BUILD / "exp_ref.h", folder / "exp_ref.h")
         kdir = folder / source.name
         clean = build_quick(source)
-        flip_one_coefficient_bit(kfolder.load_path(kdir).table_header)
+        flip_one_coefficient_bit(kfolder.load_path(kdir).header)
         bad = Checker(kdir, folder, fx.FASTREF_O).run(*SMALL)
         self.assertGreater(bad["eval"]["max_err_ulp"], 100 * clean["eval"]["max_err_ulp"] + 100)
 

@@ -15,9 +15,8 @@ from pathlib import Path
 
 import mpmath
 
-from gen import config, kernel, model, render
-from gen.render.writer import write_atomic
-from tests.helpers import KERNELS, ROOT, compile_and_run
+from gen import config, kernel, model
+from tests.helpers import KERNELS, ROOT, compile_and_run, write_rendered
 
 
 class FloatTailTest(unittest.TestCase):
@@ -30,7 +29,7 @@ class FloatTailTest(unittest.TestCase):
     def setUpClass(cls) -> None:
         cls.k = kernel.build(config.load(KERNELS / "candidates" / "falcon_x86_mixed.toml"))
         cls.tmp = tempfile.TemporaryDirectory()
-        write_atomic(Path(cls.tmp.name) / "falcon_x86_mixed", render.render(cls.k, cls.tmp.name))
+        cls.folder = write_rendered(cls.k, Path(cls.tmp.name))
         rng = random.Random(7)
         z_max = cls.k.seg.z_max
         # Random inputs, small ones (where the tail is 0) and the ends.
@@ -75,7 +74,7 @@ class FloatTailTest(unittest.TestCase):
         xs = [rng.uniform(0, 0.6931) for _ in range(600)] + [rng.uniform(0, 2 ** -11) for _ in range(100)] + [0.0]
         cases = [(x, rng.uniform(0.5, 1.0)) for x in xs]
         bits = lambda d: struct.unpack("<Q", struct.pack("<d", d))[0]
-        rows = self._outputs("falcon_x86_mixed_falcon.h",
+        rows = self._outputs("falcon_x86_mixed.h",
                              "    double x, c;\n    memcpy(&x, &a, 8);\n    memcpy(&c, &b, 8);\n",
                              ["falcon_x86_mixed_fpr_expm_p63(a, b)", "falcon_x86_mixed_fpr_expm_p63_native(x, c)",
                               "falcon_x86_mixed_fpr_expm_p63_domain(x, c)"],
@@ -84,8 +83,20 @@ class FloatTailTest(unittest.TestCase):
             want = model.model_expm(self.k, 2 * int(Fraction(x) * 2 ** 63), 2 * int(Fraction(c) * 2 ** 63))
             self.assertEqual(row, [want] * 3, f"x={x!r} ccs={c!r}")
 
+    def test_domain_is_a_stated_precondition_checked_in_debug_builds(self) -> None:
+        # Beyond Z_MAX the binary64 tail's conversion would be undefined: the
+        # header says so, and -D<NAME>_DEBUG makes every entry point check it.
+        header = self.folder.header.read_text()
+        self.assertIn("z must not exceed FALCON_X86_MIXED_Z_MAX", header)
+        source = ('#include <stdlib.h>\n#include "falcon_x86_mixed.h"\n'
+                  "int main(int argc, char **argv) { uint64_t z = strtoull(argv[1], 0, 16); (void)argc;\n"
+                  "    return (int)((falcon_x86_mixed_eval(z) ^ falcon_x86_mixed_expm_p63(z, ~(uint64_t)0)) & 1); }\n")
+        for z, fails in ((0x1234, False), (int(self.folder.sidecar["z_max"]), False), (2 ** 64 - 1, True)):
+            run = compile_and_run(source, [self.folder.folder], flags=["-DFALCON_X86_MIXED_DEBUG"], args=[f"{z:x}"])
+            self.assertEqual("Assertion" in run.stderr, fails, (z, run.stderr))
+
     def test_gappa_certifies(self) -> None:
-        sidecar = Path(self.tmp.name) / "falcon_x86_mixed" / "falcon_x86_mixed.json"
+        sidecar = self.folder.sidecar_path
         run = subprocess.run([sys.executable, "-m", "certify.gappa_run", "--build",
                               str(Path(self.tmp.name) / "certify"), "--jobs", "1", str(sidecar)],
                              cwd=ROOT, capture_output=True, text=True, timeout=900)

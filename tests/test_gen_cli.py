@@ -11,6 +11,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
+import kfolder
 from tests.helpers import GENERATED, ROOT, shipped_kernels, tree_hash
 
 
@@ -87,17 +88,18 @@ class CompileTest(unittest.TestCase):
         from verify import vendor
         for name in shipped_kernels():
             with self.subTest(name):
-                self.assertEqual(vendor.compile_alone(GENERATED / name, name), [])
+                k = kfolder.load(GENERATED, name)
+                self.assertEqual(vendor.compile_alone(k, k.folder), [])
 
     def test_control_a_warning_fails_the_build(self) -> None:
         from verify import vendor
         with tempfile.TemporaryDirectory() as tmp:
-            folder = Path(tmp) / "facct"
-            shutil.copytree(GENERATED / "facct", folder)
-            header = folder / "facct.h"
-            header.write_text(header.read_text().replace("#endif /* FACCT_H */",
-                                                         "static int facct_unused_probe;\n#endif /* FACCT_H */"))
-            self.assertNotEqual(vendor.compile_alone(folder, "facct"), [])
+            k = kfolder.load(GENERATED, "facct")
+            header = Path(tmp) / "facct.h"
+            text = k.header.read_text()
+            self.assertTrue(text.endswith("#endif\n"))
+            header.write_text(text[:-len("#endif\n")] + "static int facct_unused_probe;\n#endif\n")
+            self.assertNotEqual(vendor.compile_alone(k, Path(tmp)), [])
 
     def test_make_vendor(self) -> None:
         with tempfile.TemporaryDirectory() as tmp:

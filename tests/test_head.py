@@ -188,7 +188,7 @@ class NoSubnormalReachesTheFpu(unittest.TestCase):
         src.write_text(MXCSR_PROGRAM)
         exe = tmp / f"mxcsr_{folder.name}"
         subprocess.run(["gcc", "-O2", "-std=gnu11", "-mfma", f"-I{folder}", f"-I{TOOLKIT_C}",
-                        f"-DKNAME={name}", f'-DKHEADER="{name}_falcon.h"', str(src), "-o", str(exe)],
+                        f"-DKNAME={name}", f'-DKHEADER="{name}.h"', str(src), "-o", str(exe)],
                        check=True, capture_output=True, text=True)
         out = subprocess.run([str(exe)], check=True, capture_output=True, text=True).stdout
         return int(out.split()[0])

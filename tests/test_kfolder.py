@@ -12,9 +12,7 @@ from pathlib import Path
 
 import kfolder
 from certify import gappa_script as gappa
-from ct.controls.render import render_controls
-from tests.helpers import GENERATED, ROOT, TempDirCase, minimal_sidecar, shipped_kernels, \
-    write_kernel_folder
+from tests.helpers import GENERATED, ROOT, TempDirCase, minimal_sidecar, shipped_kernels, write_kernel_folder
 
 
 class ShippedFolders(unittest.TestCase):
@@ -24,15 +22,22 @@ class ShippedFolders(unittest.TestCase):
         for name in names:
             k = kfolder.load(GENERATED, name)
             self.assertEqual(k.header, GENERATED / name / f"{name}.h")
-            # Head-form kernels keep their few constants in <name>.h.
-            self.assertEqual(k.table_header.is_file(), k.sidecar.get("form") != "head", name)
-            self.assertTrue(k.fxp_header.is_file(), name)
-            self.assertEqual(k.falcon_adaptors, k.falcon_header.is_file(), name)
-            self.assertEqual(k.headers[0], f"{name}.h")
+            self.assertEqual(k.falcon_header, k.header)
+            self.assertEqual(k.sidecar_path, GENERATED / name / "provenance" / f"{name}.json")
+            self.assertTrue(k.annotated_header.is_file(), name)
+            self.assertEqual(k.headers, (f"{name}.h",))
             self.assertIsNotNone(k.headline_bound_2p63, name)
+            self.assertRegex(k.content_hash, r"^[0-9a-f]{16}$")
             # The generator writes a Gappa script unless the products are
-            # truncated limbs, which the certificate does not model.
-            self.assertEqual(k.gappa_script.is_file(), not gappa.has_limb_products(k.sidecar), name)
+            # truncated limbs, which the certificate does not model, or the
+            # kernel is of form head (certify/gappa_head.py renders its
+            # scripts from the sidecar's claims, one per piece).
+            expected = not gappa.has_limb_products(k.sidecar) and k.sidecar.get("form") != "head"
+            self.assertEqual(k.gappa_script.is_file(), expected, name)
+            # Nothing else: one header, the rest in provenance/.
+            files = {p.relative_to(k.folder).as_posix() for p in k.folder.rglob("*") if p.is_file()}
+            self.assertLessEqual(files, k.layout.written(), name)
+            self.assertEqual([f for f in files if f.endswith(".h") and "/" not in f], [f"{name}.h"])
 
     def test_bounds_and_facts_of_falcon_m3(self) -> None:
         k = kfolder.load(GENERATED, "falcon_m3")
@@ -50,17 +55,18 @@ class ShippedFolders(unittest.TestCase):
         self.assertAlmostEqual(k.headline_bound_log2 or 0.0, math.log2(3.40188) - 31)
 
     def test_ct_controls_load_through_the_library(self) -> None:
+        # The controls are configs; rendered, they are kernel folders like the others.
+        from ct.controls import render as controls
         with tempfile.TemporaryDirectory() as tmp:
-            names = render_controls(Path(tmp))
-            self.assertEqual(sorted(names), ["ctl_branch", "ctl_direct", "ctl_poly"])
-            for name in names:
+            controls.render_controls(Path(tmp))
+            for name in ("ctl_poly", "ctl_direct", "ctl_branch"):
                 k = kfolder.load(Path(tmp), name)
                 self.assertTrue(k.falcon_adaptors, name)
             self.assertEqual(kfolder.load(Path(tmp), "ctl_direct").table_access, "direct")
 
     def test_load_path_takes_a_folder_or_its_sidecar(self) -> None:
         a = kfolder.load_path(GENERATED / "facct")
-        b = kfolder.load_path(GENERATED / "facct" / "facct.json")
+        b = kfolder.load_path(GENERATED / "facct" / "provenance" / "facct.json")
         self.assertEqual((a.name, a.folder), (b.name, b.folder))
         with self.assertRaises(kfolder.KernelFolderError):
             kfolder.load_path(GENERATED / "facct" / "facct.h")
@@ -92,17 +98,34 @@ class BadFolders(TempDirCase):
 
     def test_bad_json(self) -> None:
         folder = write_kernel_folder(self.tmp, minimal_sidecar("badjson"))
-        (folder / "badjson.json").write_text('{"schema_version": 1, "name": ')
+        (folder / "provenance" / "badjson.json").write_text('{"schema_version": 2, "name": ')
         self.expect_error("badjson", "not valid JSON")
 
     def test_not_an_object(self) -> None:
         folder = write_kernel_folder(self.tmp, minimal_sidecar("listy"))
-        (folder / "listy.json").write_text("[1, 2]")
+        (folder / "provenance" / "listy.json").write_text("[1, 2]")
         self.expect_error("listy", "JSON object")
 
     def test_wrong_schema_version(self) -> None:
-        write_kernel_folder(self.tmp, minimal_sidecar("v2", schema_version=2))
-        self.expect_error("v2", "schema_version 2 is not supported")
+        write_kernel_folder(self.tmp, minimal_sidecar("v3", schema_version=3))
+        self.expect_error("v3", "schema_version 3 is not supported")
+
+    def test_folder_of_the_earlier_layout(self) -> None:
+        folder = self.tmp / "old"
+        folder.mkdir()
+        (folder / "old.json").write_text(json.dumps(minimal_sidecar("old", schema_version=1)))
+        (folder / "old.h").write_text("/* several headers */\n")
+        self.expect_error("old", "schema-1 layout")
+
+    def test_header_and_sidecar_of_two_renders(self) -> None:
+        # What a failed or hand-made copy would leave: the header of one
+        # render beside the sidecar of another.
+        write_kernel_folder(self.tmp, minimal_sidecar("mixed", content_hash="1111111111111111"))
+        folder = self.tmp / "mixed"
+        (folder / "mixed.h").write_text("#define MIXED_CONTENT_HASH 0x2222222222222222u\n")
+        self.expect_error("mixed", "two renders")
+        (folder / "mixed.h").write_text("/* no hash */\n")
+        self.expect_error("mixed", "MIXED_CONTENT_HASH")
 
     def test_missing_schema_version(self) -> None:
         write_kernel_folder(self.tmp, minimal_sidecar("v0", schema_version=None))
@@ -125,19 +148,14 @@ class BadFolders(TempDirCase):
         (folder / "nohdr.h").unlink()
         self.expect_error("nohdr", "missing")
 
-    def test_missing_falcon_header_when_promised(self) -> None:
-        folder = write_kernel_folder(self.tmp, minimal_sidecar("noadapt"))
-        (folder / "noadapt_falcon.h").unlink()
-        self.expect_error("noadapt", "noadapt_falcon.h")
-        # Without the promise the same folder loads.
-        data = json.loads((folder / "noadapt.json").read_text())
-        data["falcon_adaptors"] = False
-        (folder / "noadapt.json").write_text(json.dumps(data))
+    def test_64_bit_kernel_without_adaptors(self) -> None:
+        folder = write_kernel_folder(self.tmp, minimal_sidecar("noadapt", falcon_adaptors=False))
         self.assertEqual(kfolder.load(self.tmp, "noadapt").headers, ("noadapt.h",))
-        # ... except for a tool that calls every 64-bit kernel through them.
+        # ... refused by a tool that calls every 64-bit kernel through them.
         with self.assertRaises(kfolder.KernelFolderError) as cm:
             kfolder.load(self.tmp, "noadapt", adaptors_for_64bit=True)
         self.assertIn("without Falcon adaptors", str(cm.exception))
+        self.assertTrue(folder.is_dir())
 
     def test_names_lists_only_folders_with_a_sidecar(self) -> None:
         root = self.tmp / "names"
@@ -163,7 +181,7 @@ class CommandLine(TempDirCase):
         shipped = self.run_cli("adaptors", str(GENERATED), *shipped_kernels())
         self.assertEqual(shipped.stdout.split(),
                          [n for n in shipped_kernels()
-                          if (GENERATED / n / f"{n}_falcon.h").is_file()])
+                          if f"{n}_fpr_expm_p63_domain(" in (GENERATED / n / f"{n}.h").read_text()])
 
     def test_cflags_and_errors(self) -> None:
         self.assertEqual(self.run_cli("cflags", str(GENERATED / "falcon_x86")).stdout, "-mfma\n")

@@ -27,11 +27,12 @@ from pathlib import Path
 
 import mpmath
 
+import kfolder
 from gen import cemit, config, falcon, kernel, model
 from gen.proof.truncation import loss_bound, right_shifts, skipped_max
 from gen.quantize import limbs
 from gen.errors import GenError
-from tests.helpers import GENERATED, KERNELS, ROOT
+from tests.helpers import GENERATED, KERNELS, ROOT, shipped_kernel
 
 
 def _independent(p: limbs.TruncPlan, a: int, b: int) -> int:
@@ -112,7 +113,7 @@ def _q64(bits: int) -> int:
 PROGRAM = r"""
 #include <stdio.h>
 #include <stdlib.h>
-#include "falcon_m3_falcon.h"
+#include "falcon_m3.h"
 int main(int argc, char **argv)
 {
     char line[128];
@@ -133,7 +134,7 @@ int main(int argc, char **argv)
 class FalconM3ModelTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls) -> None:
-        cls.k = kernel.build(config.load(KERNELS / "falcon_m3.toml"))
+        cls.k = shipped_kernel("falcon_m3")
         rng = random.Random(7)
         cls.cases = []
         for _ in range(3000):
@@ -212,7 +213,7 @@ class FalconM3ModelTest(unittest.TestCase):
         self.assertIsNotNone(self.k.final_plan)
         header = (GENERATED / "falcon_m3" / "falcon_m3.h").read_text()
         self.assertIn("uint32_t y3", header)                         # a 32-bit Horner step
-        self.assertNotIn("fxp_mulhi64(", header.split("falcon_m3_core")[1].split("falcon_m3_eval")[0])
+        self.assertNotIn("fxp_mulhi64(", header.split("falcon_m3_core(")[1].split("falcon_m3_eval(")[0])
 
 
 HELPERS = r"""
@@ -256,8 +257,8 @@ class MultiplierHelpersTest(unittest.TestCase):
             self.assertEqual(cemit.mulhi_name(key, 64) + "(", helper)
         self.assertEqual(base.multiplier, "auto")
         self.assertNotIn("multiplier", base.parameters())   # default kernels' banners unchanged
-        table = (GENERATED / "falcon_m3" / "falcon_m3_table.h").read_text()
-        self.assertIn('section(".data.falcon_m3_coeffs")', table)   # table_placement = "sram"
+        header = (GENERATED / "falcon_m3" / "falcon_m3.h").read_text()
+        self.assertIn('section(".data.falcon_m3_coeffs")', header)   # table_placement = "sram"
 
 
 PAD_PROBE = r"""
@@ -298,8 +299,8 @@ class DomainAdaptorTableTest(unittest.TestCase):
     """The Falcon-domain adaptor of a kernel that takes ccs by its
     significand never reads outside its table: with pad_table (falcon_m3:
     a row for each of the 256 values of its index, the rows past the
-    segments repeating the last one) it needs no clamp, without it x's high
-    word is clamped.  Out-of-domain inputs run clean under AddressSanitizer
+    segments repeating the last one) it needs no clamp, without it the
+    kernel's core clamps the index.  Out-of-domain inputs run clean under AddressSanitizer
     and in-domain ones agree with _fpr_expm_p63.  Control: falcon_m3's
     program with the table cut to its segment rows makes AddressSanitizer
     report the read past its end, so the clean runs are not blind."""
@@ -317,7 +318,7 @@ class DomainAdaptorTableTest(unittest.TestCase):
         (folder / "pad.c").write_text(PAD_PROBE)
         exe = folder / "pad"
         subprocess.run(["gcc", "-O1", "-g", "-fsanitize=address", "-fno-omit-frame-pointer",
-                        f"-DKNAME={name}", f'-DKHEADER="{name}_falcon.h"', f"-I{folder}",
+                        f"-DKNAME={name}", f'-DKHEADER="{name}.h"', f"-I{folder}",
                         str(folder / "pad.c"), "-o", str(exe)], check=True)
         return exe
 
@@ -332,23 +333,21 @@ class DomainAdaptorTableTest(unittest.TestCase):
             self.assertEqual(domain, full, f"{tag} x={x:016x}")
 
     def test_falcon_m3_padded(self) -> None:
-        meta = json.loads((GENERATED / "falcon_m3" / "falcon_m3.json").read_text())
+        meta = kfolder.load(GENERATED, "falcon_m3").sidecar
         self.assertEqual((meta["segments"], meta["table_rows"], meta["table_bytes"]), (178, 256, 256 * 5 * 8))
-        table = (GENERATED / "falcon_m3" / "falcon_m3_table.h").read_text()
-        rows = [line for line in table.splitlines() if line.startswith("    { UINT64_C(")]
+        header = (GENERATED / "falcon_m3" / "falcon_m3.h").read_text()
+        lines = header.splitlines()
+        rows = [i for i, line in enumerate(lines) if line.startswith("    { UINT64_C(")]
         self.assertEqual(len(rows), 256)
-        self.assertEqual(set(rows[177:]), {rows[177]})
-        self.assertNotEqual(rows[176], rows[177])
+        self.assertEqual({lines[i] for i in rows[177:]}, {lines[rows[177]]})
+        self.assertNotEqual(lines[rows[176]], lines[rows[177]])
         with tempfile.TemporaryDirectory() as tmp:
             folder = Path(tmp)
-            for f in (GENERATED / "falcon_m3").glob("*.h"):
-                (folder / f.name).write_text(f.read_text())
+            (folder / "falcon_m3.h").write_text(header)
             self._check(self._build(folder, "falcon_m3"), "falcon_m3")
-            lines = table.splitlines()
-            first_pad = lines.index(next(line for line in lines if line.startswith("    /* rows 178..255")))
-            cut = "\n".join(lines[:first_pad] + lines[first_pad + 1 + 78:])
+            cut = "\n".join(lines[:rows[178]] + lines[rows[-1] + 1:])
             cut = cut.replace("falcon_m3_coeffs[256]", "falcon_m3_coeffs[178]")
-            (folder / "falcon_m3_table.h").write_text(cut + "\n")
+            (folder / "falcon_m3.h").write_text(cut + "\n")
             done = subprocess.run([str(self._build(folder, "falcon_m3")), f"{self.X_OUTSIDE[0]:x}",
                                    f"{self.C_BITS:x}"], capture_output=True, text=True)
             self.assertNotEqual(done.returncode, 0)
@@ -364,9 +363,10 @@ class DomainAdaptorTableTest(unittest.TestCase):
                                if pad else SMALL_MANTISSA_KERNEL)
                 subprocess.run(["python3", "-m", "gen", "render", str(cfg), "--out", str(base)], cwd=ROOT,
                                check=True, capture_output=True)
-                header = (base / "tm" / "tm_falcon.h").read_text()
+                header = (base / "tm" / "tm.h").read_text()
                 self.assertIn("tm_expm_p63_mantissa", header)
-                self.assertEqual("LN2_DOWN_BITS >> 32" in header.split("_domain_bits(uint64_t")[1], not pad)
+                # The core clamps the index unless the table has a row for every index.
+                self.assertEqual("idx -= (idx - " in header.split("tm_core(")[1], not pad)
                 self._check(self._build(base / "tm", "tm"), f"pad={pad}")
 
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check.c -- measures the maximum error of one generated kernel against the
  * exact function it approximates.

@@ -20,7 +20,7 @@
  *
  *   cc -O2 $(python3 -m kfolder cflags generated/<name>) -Iverify \
  *      -Itoolkit/c -Igenerated/<name> -DKNAME=<name> -DKUNAME=<NAME> \
- *      -DKHEADER='"<name>_falcon.h"' verify/check_fpr.c verify/fastref.c \
+ *      -DKHEADER='"<name>.h"' verify/check_fpr.c verify/fastref.c \
  *      -lmpfr -lgmp -lpthread -lm
  *
  * The reference (ref_fpr below), in units of 2^-127 ("units of 2^-63 with

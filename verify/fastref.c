@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fastref.c -- tables for the fast exp(-x) reference (see fastref.h).
  *

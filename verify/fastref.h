@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fastref.h -- a fast, high-precision reference for f(x) = exp(-x).
  *

@@ -1,9 +1,13 @@
-"""Vendor a kernel: copy generated/<name>/ to a destination and prove that the
-copy compiles there on its own, with only the C standard headers, as C99,
-C11 and C++ under -Wall -Wextra -Wpedantic -Werror, calling every function
-of the ABI (docs/abi.md).
+"""Vendor a kernel: copy its header (and, on request, its provenance/) from
+generated/<name>/ to DEST/<name>/, after proving that the copy compiles
+there on its own, with only the C standard headers, as C99, C11 and C++
+under -Wall -Wextra -Wpedantic -Werror, calling every function of the ABI
+(docs/abi.md), and that two files including it link with one table.
 
-Usage: python3 -m verify vendor generated/<name> DEST   (copies to DEST/<name>/)
+DEST/<name>/ is replaced all at once (toolkit.files.replace_folder) and
+never when it holds files the toolchain did not write.
+
+Usage: python3 -m verify vendor generated/<name> DEST [--provenance]
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from pathlib import Path
 
 import kfolder
 from kfolder import Kernel
+from toolkit.files import FolderError, replace_folder
 
 STANDARDS = [("gcc", "c99", ".c"), ("gcc", "c11", ".c"), ("g++", "c++11", ".cpp"),
              ("clang", "c99", ".c"), ("clang++", "c++17", ".cpp")]
@@ -33,37 +38,59 @@ def probe_source(kernel: Kernel) -> str:
               f"    uint{word}_t z = (uint{word}_t){upper}_Z_MAX / 3;",
               f"    uint{word}_t acc = {name}_eval(z);",
               f"    acc += (uint{word}_t)({upper}_SCALE_BITS + {upper}_SEGMENTS + {upper}_DEGREE"
-              f" + {upper}_WORD_BITS + {upper}_TABLE_BYTES);",
+              f" + {upper}_WORD_BITS + {upper}_TABLE_BYTES + ({upper}_CONTENT_HASH & 1));",
               f"    acc += (uint{word}_t)({upper}_ERR_BOUND_ULP > 0.0);"]
     if word == 64:
         lines += [f"    acc += {name}_expm_p63(z, UINT64_C(0xC000000000000000));",
                   f"    acc += (uint64_t)({upper}_EXPM_P63_ERR_BOUND > 0.0);"]
     if kernel.falcon_adaptors:
         lines += [f"    acc += {name}_fpr_expm_p63(UINT64_C(0x3FD0000000000000), UINT64_C(0x3FE8000000000000));",
-                  f"    acc += {name}_fpr_expm_p63_native(0.25, 0.75);"]
+                  f"    acc += {name}_fpr_expm_p63_native(0.25, 0.75);",
+                  f"    acc += {name}_fpr_expm_p63_domain(0.25, 0.75);",
+                  f"    acc += {name}_fpr_expm_p63_domain_bits(UINT64_C(0x3FD0000000000000), "
+                  "UINT64_C(0x3FE8000000000000));"]
     lines += ["    return (int)(acc & 1);", "}"]
     return "\n".join(lines) + "\n"
 
 
-def compile_alone(folder: Path, name: str) -> list[str]:
-    """Compile the probe against the kernel folder `folder` (named `name`)
-    only, with every standard; return failures."""
-    if folder.name != name:
-        raise ValueError(f"{folder}: a kernel folder is named after its kernel, {name}")
-    kernel = kfolder.load(folder.parent, name)
+def second_file(kernel: Kernel) -> str:
+    """Another translation unit of the same program: it includes the header
+    with the table declared only, and calls the kernel."""
+    word = kernel.word_bits
+    return (f"#define {kernel.table_extern_macro}\n" + "".join(f'#include "{h}"\n' for h in kernel.headers)
+            + f"uint{word}_t second_eval(uint{word}_t z);\n"
+            + f"uint{word}_t second_eval(uint{word}_t z) {{ return {kernel.name}_eval(z); }}\n")
+
+
+def compile_alone(kernel: Kernel, include: Path) -> list[str]:
+    """Compile the probe against the headers in `include` only, with every
+    standard, and link it with a second file; return the failures."""
     failures = []
     with tempfile.TemporaryDirectory() as tmp:
         for compiler, std, suffix in STANDARDS:
             if shutil.which(compiler) is None:
                 failures.append(f"{compiler}: not installed")
                 continue
-            src = Path(tmp) / f"probe{suffix}"
+            src, second = Path(tmp) / f"probe{suffix}", Path(tmp) / f"second{suffix}"
             src.write_text(probe_source(kernel))
-            cmd = [compiler, f"-std={std}", *FLAGS, *kernel.cflags, f"-I{folder}", str(src), "-o", str(Path(tmp) / "probe")]
+            second.write_text(second_file(kernel))
+            cmd = [compiler, f"-std={std}", *FLAGS, *kernel.cflags, f"-I{include}", str(src), str(second),
+                   "-o", str(Path(tmp) / "probe")]
             run = subprocess.run(cmd, capture_output=True, text=True)
             if run.returncode != 0:
                 failures.append(f"{compiler} -std={std}: {run.stderr.strip().splitlines()[0] if run.stderr else 'failed'}")
     return failures
+
+
+def vendored_files(kernel: Kernel, provenance: bool) -> dict[str, str]:
+    """Relative path -> text of what vendoring copies: the header, and the
+    provenance files when asked for."""
+    layout = kernel.layout
+    paths = [layout.header]
+    if provenance:
+        paths += [p for p in (layout.sidecar, layout.annotated_header, layout.gappa_script)
+                  if (kernel.folder / p).is_file()]
+    return {p: (kernel.folder / p).read_text(encoding="utf-8") for p in paths}
 
 
 def main(argv: list[str]) -> int:
@@ -71,34 +98,27 @@ def main(argv: list[str]) -> int:
                                      description=__doc__.splitlines()[0])
     parser.add_argument("kernel_folder", type=Path)
     parser.add_argument("dest", type=Path)
+    parser.add_argument("--provenance", action="store_true",
+                        help="copy provenance/ too (sidecar, annotated header, Gappa script)")
     args = parser.parse_args(argv)
     try:
         kernel = kfolder.load_path(args.kernel_folder)
-    except kfolder.KernelFolderError as exc:
+        files = vendored_files(kernel, args.provenance)
+        target = args.dest / kernel.name
+
+        def check(staged: Path) -> None:
+            failures = compile_alone(kernel, staged)
+            if failures:
+                raise FolderError(f"{kernel.name} does not compile on its own: {failures[0]}; nothing written")
+
+        replace_folder(target, files, kernel.layout.written(), check)
+    except (kfolder.KernelFolderError, FolderError) as exc:
         print(f"vendor: error: {exc}", file=sys.stderr)
         return 2
-    name = kernel.name
-    target = args.dest / name
-    # The copy is staged as <dest>/.vendor-tmp-<name>/<name>, a kernel folder
-    # under its own name, and moved into place only once it compiles.
-    staging_root = args.dest / f".vendor-tmp-{name}"
-    staging = staging_root / name
-    try:
-        args.dest.mkdir(parents=True, exist_ok=True)
-        shutil.rmtree(staging_root, ignore_errors=True)
-        shutil.copytree(kernel.folder, staging)
-        failures = compile_alone(staging, name)
-        if failures:
-            shutil.rmtree(staging_root, ignore_errors=True)
-            for failure in failures:
-                print(f"vendor: error: {name} does not compile on its own: {failure}", file=sys.stderr)
-            return 1
-        shutil.rmtree(target, ignore_errors=True)
-        staging.rename(target)
-        staging_root.rmdir()
-    except (OSError, kfolder.KernelFolderError) as exc:
-        shutil.rmtree(staging_root, ignore_errors=True)
-        print(f"vendor: error: {exc}", file=sys.stderr)
+    except OSError as exc:
+        print(f"vendor: error: {exc.filename or args.dest}: {exc.strerror or exc}; nothing written", file=sys.stderr)
         return 2
-    print(f"vendored {name} to {target}: compiles alone as " + ", ".join(f"{c} -std={s}" for c, s, _ in STANDARDS))
+    lines = files[kernel.layout.header].count("\n")
+    print(f"vendored {kernel.name} to {target}: {', '.join(sorted(files))} ({kernel.layout.header}: {lines} lines); "
+          "compiles alone as " + ", ".join(f"{c} -std={s}" for c, s, _ in STANDARDS))
     return 0

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ct_entry.c -- lookup in the rendered registry of entry points.
  */

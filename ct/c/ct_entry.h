@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ct_entry.h -- the table of kernel entry points that the constant-time
  * harnesses (taint_main.c, ttest_main.c) call.  ct/wrappers.py renders, for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ct_inputs.h -- input generation shared by the taint and timing harnesses.
  * Inputs are drawn outside any measured region.  Domain of every entry:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * taint_main.c -- secret-taint harness for valgrind memcheck.
  *

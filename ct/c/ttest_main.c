@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ttest_main.c -- dudect-style timing leakage test (Welch's t-test on two
  * classes of inputs), written for this project.

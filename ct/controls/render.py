@@ -19,9 +19,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import kfolder
 from gen import config, kernel, render
 from gen.errors import GenError
-from gen.render.writer import write_atomic
+from toolkit.files import FolderError, replace_folder
 
 HERE = Path(__file__).resolve().parent
 NAMES = ("ctl_poly", "ctl_direct", "ctl_branch")
@@ -30,7 +31,7 @@ NAMES = ("ctl_poly", "ctl_direct", "ctl_branch")
 # branch itself: for x < 1/4 return 1 - x/4 at scale 2^63 at once, twelve
 # multiplies fewer than the polynomial, so no compiler turns it into a
 # conditional move.
-BRANCH_ANCHOR = "static inline uint64_t ctl_branch_core(uint64_t z)\n{\n"
+BRANCH_ANCHOR = "static inline uint64_t ctl_branch_core(uint64_t z) {\n"
 BRANCH = ("    if (z < ((uint64_t)1 << 62))   /* the deliberate leak: an early exit on the secret */\n"
           "        return ((uint64_t)1 << 63) - (z >> 2);\n")
 
@@ -39,7 +40,7 @@ def insert_branch(header: str) -> str:
     """ctl_branch.h with the early return inserted; ValueError if the core
     is not where the template puts it."""
     if header.count(BRANCH_ANCHOR) != 1:
-        raise ValueError("ct controls: the start of ctl_branch_core was not found once in ctl_branch.h")
+        raise ValueError("the start of ctl_branch_core was not found once in ctl_branch.h")
     return header.replace(BRANCH_ANCHOR, BRANCH_ANCHOR + BRANCH)
 
 
@@ -48,9 +49,10 @@ def render_controls(out_dir: Path) -> list[str]:
     for name in NAMES:
         k = kernel.build(config.load(HERE / f"{name}.toml"))
         files = render.render(k, str(out_dir))
+        layout = kfolder.layout(name)
         if name == "ctl_branch":
-            files["ctl_branch.h"] = insert_branch(files["ctl_branch.h"])
-        write_atomic(out_dir / name, files)
+            files[layout.header] = insert_branch(files[layout.header])
+        replace_folder(out_dir / name, files, layout.written())
     return list(NAMES)
 
 
@@ -60,7 +62,7 @@ def main(argv: list[str]) -> int:
         return 2
     try:
         render_controls(Path(argv[0]))
-    except (GenError, ValueError, OSError) as exc:
+    except (GenError, FolderError, ValueError, OSError) as exc:
         print(f"ct controls: error: {exc}", file=sys.stderr)
         return 2
     return 0

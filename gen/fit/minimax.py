@@ -35,15 +35,20 @@ def fit_segment(cfg: KernelConfig, seg: Segmentation, s: Segment
             points = remez.error_extrema(fn, [mpmath.mpf(c.numerator) / c.denominator for c in coeffs],
                                          b, 40 * (cfg.degree + 2))
             return coeffs, (None, None, to_z(seg, s, points))
-        if s.t_max == 0:
-            raise GenError(f"segments: segment {s.index} holds a single input; use fewer segments")
-        result = remez.remez(fn, b, cfg.degree, cfg.error == "relative", cfg.remez_tolerance,
-                             cfg.remez_max_iterations, f"segment {s.index}")
+        if s.t_max + 1 < cfg.degree + 2:
+            raise GenError(f"segments: segment {s.index} holds {s.t_max + 1} input(s), fewer than degree + 2 "
+                           f"= {cfg.degree + 2}; use fewer segments or a lower degree")
+        try:
+            result = remez.remez(fn, b, cfg.degree, cfg.error == "relative", cfg.remez_tolerance,
+                                 cfg.remez_max_iterations, f"segment {s.index}")
+        except remez.PrecisionError as exc:
+            raise GenError(f"precision_digits: the degree-{cfg.degree} fit of segment {s.index} broke down at "
+                           f"{cfg.precision_digits} digits ({str(exc).split(': ')[-1]}): its error is below "
+                           "what they resolve; raise precision_digits or lower degree") from None
         coeffs = [mpf_to_fraction(c) for c in result.coeffs]
         absolute = result.error if cfg.error == "absolute" else \
             max(abs(fn(v) - sum(c * v**j for j, c in enumerate(result.coeffs))) for v in result.extrema)
         return coeffs, (float(absolute), result.iterations, to_z(seg, s, result.extrema))
-
 
 
 def to_z(seg: Segmentation, s: Segment, points: Any) -> tuple[int, ...]:

@@ -20,6 +20,11 @@ import mpmath
 
 from ..errors import GenError
 
+
+class PrecisionError(GenError):
+    """Remez broke down in a way that means the working precision cannot
+    resolve the error it is minimizing (or the interval is too short)."""
+
 Real = Any  # an mpmath mpf
 Func = Callable[[Real], Real]
 
@@ -143,14 +148,14 @@ def remez(fn: Func, b: Real, degree: int, relative: bool, tolerance: float,
         try:
             solution = mpmath.lu_solve(mpmath.matrix(rows), mpmath.matrix([g(s) for s in ref]))
         except ZeroDivisionError:
-            raise GenError(f"remez: {label}: singular system at iteration {iteration}") from None
+            raise PrecisionError(f"remez: {label}: singular system at iteration {iteration}") from None
         coeffs = [solution[j] for j in range(n + 1)]
         err: Func = lambda s, c=coeffs: (g(s) - _poly(c, s, powers)) * weight(s)
         values = [err(s) for s in ref]
         roots = []
         for k in range(n + 1):
             if values[k] == 0 or (values[k] > 0) == (values[k + 1] > 0):
-                raise GenError(f"remez: {label}: error does not alternate at iteration {iteration}")
+                raise PrecisionError(f"remez: {label}: error does not alternate at iteration {iteration}")
             roots.append(_bracketed_root(err, ref[k], ref[k + 1], values[k], values[k + 1], eps))
         edges = [mpmath.mpf(0)] + roots + [mpmath.mpf(1)]
         new_ref, magnitudes = [], []
@@ -160,7 +165,7 @@ def remez(fn: Func, b: Real, degree: int, relative: bool, tolerance: float,
             new_ref.append(s)
             magnitudes.append(value)
         if min(magnitudes) <= 0:
-            raise GenError(f"remez: {label}: lost an extremum at iteration {iteration}")
+            raise PrecisionError(f"remez: {label}: lost an extremum at iteration {iteration}")
         spread = (max(magnitudes) - min(magnitudes)) / max(magnitudes)
         ref = new_ref
         if spread < tolerance:

@@ -1,72 +1,102 @@
 """Stage 7, render: a built kernel in, the contents of its folder out
-(``<out>/<name>/``: headers from the Jinja2 templates, the sidecar, the
-runtime header and the Gappa certificate); nothing is written here, the
-command line writes them with :func:`gen.render.writer.write_atomic`.
+(nothing is written here; the command line writes the folder at once with
+:func:`toolkit.files.replace_folder`).  The folder's layout is kfolder's:
+
+* ``<name>.h``, the one header a user vendors: the vendored banner, then
+  the C of ``templates/header.h.j2`` in its lean form (gen/render/lean.py);
+* ``provenance/``: the same header with every comment and the full list of
+  parameters and computed values (``<name>_annotated.h``), the sidecar and
+  the Gappa certificate.
+
 Output depends on the config and the generator alone: no timestamps, no
 machine paths.
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import json
 
 import jinja2
 
+import kfolder
 from certify import gappa_script
 
-from .. import VERSION, cemit, falcon
+from .. import cemit, falcon, fingerprint
 from ..config import KernelConfig
 from ..head_kernel import HeadKernel
 from ..kernel import Kernel
-from . import head
-from .context import ROOT, config_display_path, context
+from . import banner, head, lean
+from .context import context
+from .runtime import rename, runtime_for
 from .sidecar import sidecar
 
-TEMPLATES = ROOT / "templates"
-RUNTIME_HEADER = ROOT / "runtime" / "fxp.h"
+TEMPLATES = fingerprint.ROOT / "templates"
+_HASH_PLACEHOLDER = "0" * 16
 
 
+@functools.lru_cache(maxsize=1)
 def _environment() -> jinja2.Environment:
-    return jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)),
-                              undefined=jinja2.StrictUndefined, trim_blocks=True,
-                              lstrip_blocks=True, keep_trailing_newline=True,
-                              autoescape=False)
+    """One environment per process, so every template is compiled once."""
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+                             undefined=jinja2.StrictUndefined, trim_blocks=True,
+                             lstrip_blocks=True, keep_trailing_newline=True,
+                             autoescape=False)
+    env.filters["c_comment"] = banner.c_comment
+    return env
 
 
-def _render_head(k: HeadKernel, out_dir: str) -> dict[str, str]:
-    """The files of a form = "head" kernel (no table: its coefficients are
-    immediates; the Gappa certificate of its binary64 part is
-    certify/gappa_head.py's)."""
-    env = _environment()
-    ctx = head.context(k, out_dir)
-    name = k.cfg.name
-    files = {f"{name}.h": env.get_template("head.h.j2").render(filename=f"{name}.h", **ctx),
-             f"{name}_falcon.h": env.get_template("falcon/head.h.j2").render(filename=f"{name}_falcon.h", **ctx),
-             "fxp.h": RUNTIME_HEADER.read_text()}
-    files[f"{name}.json"] = json.dumps(head.sidecar(k, ctx), indent=1, sort_keys=False) + "\n"
-    return files
+def _body(env: jinja2.Environment, k: "Kernel | HeadKernel", ctx: dict) -> str:
+    """The header's C with every comment, banner excepted."""
+    if isinstance(k, HeadKernel):
+        # Form head: no table (its coefficients are immediates), and always
+        # the Falcon adaptors.
+        parts = {"table": "", "kernel": env.get_template("head.h.j2").render(**ctx),
+                 "adaptors": env.get_template("falcon/head.h.j2").render(**ctx)}
+    else:
+        parts = {"table": env.get_template("table.h.j2").render(**ctx),
+                 "kernel": env.get_template("kernel.h.j2").render(**ctx), "adaptors": ""}
+        if falcon.compatible(k.cfg, k.seg):
+            variant = falcon.variant(k.cfg, k.qz, k.final_plan)
+            parts["adaptors"] = env.get_template(f"falcon/{variant}.h.j2").render(**ctx)
+    runtime = runtime_for("\n".join(parts.values()))
+    text = env.get_template("header.h.j2").render(runtime=runtime, **parts, **ctx)
+    return rename(text, f"{k.cfg.name}_fxp_")   # the helpers and every call of them
+
+
+def _banner(lines: list[str]) -> str:
+    return "/* " + lines[0] + "\n" + "".join(f" * {line}".rstrip() + "\n" for line in lines[1:]) + " */\n"
 
 
 def render(k: "Kernel | HeadKernel", out_dir: str) -> dict[str, str]:
-    """File name -> content for kernel k (nothing written)."""
-    if isinstance(k, HeadKernel):
-        return _render_head(k, out_dir)
+    """Path relative to the kernel folder -> content, for kernel k rendered
+    into ``out_dir`` (which only the regeneration command mentions)."""
     env = _environment()
-    ctx = context(k, out_dir)
-    name = k.cfg.name
-    files: dict[str, str] = {}
-    targets = [(f"{name}.h", "kernel.h.j2"), (f"{name}_table.h", "table.h.j2")]
-    if falcon.compatible(k.cfg, k.seg):
-        targets.append((f"{name}_falcon.h", f"falcon/{falcon.variant(k.cfg, k.qz, k.final_plan)}.h.j2"))
-    for filename, template in targets:
-        files[filename] = env.get_template(template).render(filename=filename, **ctx)
-    files["fxp.h"] = RUNTIME_HEADER.read_text()
-    data = sidecar(k, ctx)
-    files[f"{name}.json"] = json.dumps(data, indent=1, sort_keys=False) + "\n"
+    is_head = isinstance(k, HeadKernel)
+    ctx = (head.context(k, out_dir) if is_head else context(k, out_dir)) | {"content_hash": _HASH_PLACEHOLDER}
+    layout = kfolder.layout(k.cfg.name)
+    body = _body(env, k, ctx)
+    data = head.sidecar(k, ctx) if is_head else sidecar(k, ctx)
+    # The content hash names what this render computed (the regeneration
+    # command, which names the output folder, aside): the same in the
+    # header and the sidecar, so a folder mixed from two renders is refused (kfolder).
+    facts = {key: value for key, value in data.items() if key != "command"}
+    digest = hashlib.sha256((body + json.dumps(facts, sort_keys=True)).encode()).hexdigest()[:16]
+    body = body.replace(f"0x{_HASH_PLACEHOLDER}u", f"0x{digest}u")     # the guard's test and the macro
+    data["content_hash"] = digest
+    files = {
+        layout.header: _banner(banner.lines(k, out_dir)) + lean.lean(body),
+        layout.annotated_header: _banner(head.detail_lines(k, out_dir) if is_head
+                                         else banner.detail_lines(k, out_dir)) + body,
+        layout.sidecar: json.dumps(data, indent=1, sort_keys=False) + "\n",
+    }
     # The independent certificate of the evaluation error (run by `make certify`);
     # none for kernels with truncated limb products, which it does not model.
-    if not gappa_script.has_limb_products(data):
-        files[f"{name}.gappa"] = gappa_script.render_script(data, source=f"{name}.json")
+    # (Form head: certify/gappa_head.py writes one script per claim from the
+    # sidecar, as one script holding them all takes Gappa far longer.)
+    if not is_head and not gappa_script.has_limb_products(data):
+        files[layout.gappa_script] = gappa_script.render_script(data, source=layout.sidecar_name)
     return files
 
 
@@ -74,5 +104,5 @@ def mpfr_reference(cfg: KernelConfig) -> str:
     """The checker's reference for cfg's function: a C function calling MPFR
     (``kernel_ref_f``), built from the parsed expression."""
     return _environment().get_template("mpfr_ref.h.j2").render(
-        config_path=config_display_path(cfg.path), version=VERSION, function=cfg.function,
-        body=cemit.to_mpfr_c(cfg.function_tree, "kernel_ref_f"))
+        config_path=banner.c_comment(banner.project_path(cfg.path)), generator=fingerprint.short(),
+        function=banner.c_comment(cfg.function), body=cemit.to_mpfr_c(cfg.function_tree, "kernel_ref_f"))

@@ -3,28 +3,15 @@ computed from a built kernel (C expressions come from :mod:`gen.cemit`)."""
 
 from __future__ import annotations
 
-import json
-import shlex
 import struct
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
-from .. import VERSION, cemit, falcon
+from .. import cemit, falcon, fingerprint
 from ..floattail import hex_double
 from ..kernel import Kernel
 from ..proof import float_tail
-
-ROOT = Path(__file__).resolve().parent.parent.parent
-
-
-def config_display_path(path: str) -> str:
-    """The config path as the user should type it: relative to the repo root when inside it."""
-    p = Path(path).resolve()
-    try:
-        return str(p.relative_to(ROOT))
-    except ValueError:
-        return p.name
+from . import banner
 
 
 def _index_doc(k: Kernel) -> tuple[str, list[str]]:
@@ -41,38 +28,6 @@ def _index_doc(k: Kernel) -> tuple[str, list[str]]:
              f"u = z - z_lo <= {seg.z_max - seg.z_lo} (proof: gen/segments.py, _division_magic);",
              f"t = u - idx * {seg.width}.  Cost: one multiply-high, one shift,",
              "one multiply by a small constant and a subtraction."])
-
-
-def _parameter_lines(k: Kernel) -> list[str]:
-    """The banner's description of the kernel: its parameters and the
-    computed values, proven bounds included."""
-    cfg, seg, qz = k.cfg, k.seg, k.qz
-    W = cfg.word_bits
-    lines = [f"kernel {cfg.name}: {cfg.description}".rstrip(": "), "", "Parameters:"]
-    lines += [f"  {key} = {json.dumps(value)}" for key, value in cfg.parameters().items()]
-    lines += ["",
-              "Computed:",
-              f"  inputs z = 0x{seg.z_lo:x} .. 0x{seg.z_max:x} (Q0.{W}); {seg.count} segment(s); pre-shift g = {seg.pre_shift}",
-              f"  evaluation: {qz.scheme.name}, form {cfg.form}; coefficient scales s_j (j = 0..{qz.degree}) = "
-              f"{list(qz.const_scales)}",
-              f"  output: root word at 2^{qz.root_scale} -> 2^{cfg.scale_bits} "
-              f"(shift {qz.root_scale - cfg.scale_bits}, round to nearest)",
-              f"  coefficients re-optimized after rounding (evaluation-aware): {'yes' if k.reoptimized else 'no'}",
-              f"  table: {k.table_bytes} bytes, access {k.table_access}"]
-    minimax = [s.minimax_error for s in k.fit.segments if s.minimax_error is not None]
-    if minimax:
-        lines.append(f"  real-coefficient minimax error (max over segments): {max(minimax):.4e}")
-    lines.append(f"  proven |p - f| of the quantized polynomials (max over segments): "
-                 f"{cemit.round_up(max(s.approx.bound for s in k.proof.segments))}")
-    lines.append(f"  proven bound of _eval: {cemit.round_up(k.eval_bound_ulp)} units of 2^-{cfg.scale_bits}")
-    if k.expm_bound_2p63 is not None:
-        lines.append(f"  proven bound of _expm_p63: {cemit.round_up(k.expm_bound_2p63)} units of 2^-63")
-    if k.fpr_bound_2p63 is not None and falcon.compatible(cfg, k.seg):
-        how = "ccs through its significand" if k.mantissa_adaptor else "conversions included"
-        lines.append(f"  proven bound of the Falcon adaptors against the doubles passed ({how}): "
-                     f"{cemit.round_up(k.fpr_bound_2p63)} units of 2^-63")
-    lines.append("  (bounds: gen/proof/, docs/error-model.md)")
-    return lines
 
 
 def _rows(k: Kernel, digits: int) -> list[dict[str, Any]]:
@@ -93,7 +48,6 @@ def context(k: Kernel, out_dir: str) -> dict[str, Any]:
     cfg, seg, qz = k.cfg, k.seg, k.qz
     W = cfg.word_bits
     word_t, word_c, digits = f"uint{W}_t", f"UINT{W}_C", W // 4
-    config_path = config_display_path(cfg.path)
     steps, root = cemit.steps(k, digits)
     final_steps: list[dict[str, str]] = []
     final_expr = ""
@@ -102,10 +56,10 @@ def context(k: Kernel, out_dir: str) -> dict[str, Any]:
     index_doc, index_lines = _index_doc(k)
     q = qz.root_scale - cfg.scale_bits
     return {
-        "version": VERSION, "config_path": config_path, "config_sha256": cfg.sha256,
-        "command": f"python3 -m gen render {shlex.quote(config_path)} --out {shlex.quote(out_dir)}",
-        "parameter_lines": _parameter_lines(k),
-        "name": cfg.name, "NAME": cfg.name.upper(), "W": W, "S": cfg.scale_bits,
+        "generator_sha256": fingerprint.generator_sha256(), "config_path": banner.project_path(cfg.path),
+        "config_sha256": cfg.sha256, "command": banner.command(cfg.path, out_dir),
+        "function": cfg.function, "uses_float": qz.tail is not None, "multiplier": cfg.multiplier,
+        "name": cfg.name, "NAME": cfg.name.upper(), "interface": "interface.j2", "W": W, "S": cfg.scale_bits,
         "word_t": word_t, "word_c": word_c, "mulhi": f"fxp_mulhi{W}",
         "segments": seg.count, "table_rows": k.table_rows, "degree": qz.degree, "table_bytes": k.table_bytes,
         "table_access": k.table_access, "kind": seg.kind,
@@ -126,8 +80,25 @@ def context(k: Kernel, out_dir: str) -> dict[str, Any]:
         "final_mulhi": cemit.mulhi_name(cfg.multiplier, 64),
         "fpr_bound": cemit.round_up(k.fpr_bound_2p63)
         if k.fpr_bound_2p63 is not None and falcon.compatible(cfg, seg) else None,
-        "table_sram": cfg.table_placement == "sram",
+        "table_sram": cfg.table_placement == "sram", "index_clamp": _index_clamp(k),
     } | _tail_context(k, steps)
+
+
+def _index_clamp(k: Kernel) -> int | None:
+    """The last row, when some word z (outside the domain) would index past
+    the table and the kernel must clamp the index; None when no z can."""
+    seg, W = k.seg, k.cfg.word_bits
+    if seg.count == 1 or k.table_access != "direct":
+        return None                     # no index, or a scan that reads every row with masks
+    top = (1 << W) - 1                  # u = z - z_lo takes every value for some z
+    if seg.kind == "pow2":
+        assert seg.pow2_shift is not None
+        reach = top >> seg.pow2_shift
+    else:
+        reach = ((top * seg.magic) >> W) >> (seg.magic_shift or 0)
+    last = k.table_rows - 1
+    assert reach < 1 << 31, "the template clamps the index in 32-bit arithmetic"
+    return last if reach > last else None
 
 
 def _double_bits(value: Fraction) -> int:

@@ -4,18 +4,19 @@
 from __future__ import annotations
 
 import json
-import shlex
 from decimal import ROUND_CEILING, ROUND_FLOOR, Context, Decimal
 from fractions import Fraction
 from typing import Any, Sequence
 
-from .. import VERSION, cemit, falcon
+import kfolder
+
+from .. import cemit, falcon, fingerprint
 from ..fit.head import HEADS
 from ..floattail import CORRECTION_CONSTANTS, Op, correction_program
 from ..head_kernel import HeadKernel
 from ..head_model import LN2_DOWN, TAIL_X_MIN, bits
 from ..proof.head import polynomial
-from .context import config_display_path
+from . import banner
 
 ISA_FMA = ["fma"]
 
@@ -54,10 +55,15 @@ def _certificate(k: HeadKernel) -> dict[str, Any]:
     }
 
 
-def _parameter_lines(k: HeadKernel) -> list[str]:
+def detail_lines(k: HeadKernel, out_dir: str) -> list[str]:
+    """The annotated header's banner: the vendored banner's first lines,
+    every parameter, then the computed values and proven bounds."""
     cfg, plan, proof = k.cfg, k.plan, k.proof
-    lines = [f"kernel {cfg.name}: {cfg.description}".rstrip(": "), "", "Parameters:"]
-    lines += [f"  {key} = {json.dumps(value)}" for key, value in cfg.parameters().items()]
+    lines = banner.lines(k, out_dir)[:-1]     # type: ignore[arg-type]
+    if cfg.description:
+        lines.append(f"Description: {banner.c_comment(cfg.description)}")
+    lines += ["", "Parameters:"]
+    lines += [f"  {key} = {banner.c_comment(json.dumps(value))}" for key, value in cfg.parameters().items()]
     lines += ["", "Computed:",
               f"  inputs z = 0x0 .. 0x{plan.z_max:x} (Q0.64); one polynomial of degree {cfg.degree}",
               f"  exact head 1 - x{' + x^2/2' if plan.k == 3 else ''}; middle x^{plan.k}..x^{plan.first_tail - 1} "
@@ -70,13 +76,13 @@ def _parameter_lines(k: HeadKernel) -> list[str]:
               f"  proven bound of _expm_p63: {cemit.round_up(k.expm_bound_2p63)} units of 2^-63",
               f"  proven bound of the Falcon adaptors (against the doubles passed): "
               f"{cemit.round_up(k.fpr_bound_2p63)} units of 2^-63",
-              "  (bounds: gen/proof/head.py, docs/error-model.md)"]
+              "  (bounds: gen/proof/head.py and docs/error-model.md of fxp-kernels; the binary64 part's",
+              f"  claims, re-proven by Gappa with certify/gappa_head.py: {cfg.name}.json)"]
     return lines
 
 
 def context(k: HeadKernel, out_dir: str) -> dict[str, Any]:
     cfg, plan, proof = k.cfg, k.plan, k.proof
-    config_path = config_display_path(cfg.path)
     name = cfg.name
     fma_macro = f"{name.upper()}_FMA"
     rounded = f"{name}_rounded"
@@ -85,9 +91,9 @@ def context(k: HeadKernel, out_dir: str) -> dict[str, Any]:
     corr = cemit.tail_lines(correction_program(cfg.head.fma), consts, ["rx", "rc"], "r", fma_macro, "x", "ccs",
                              rounded=rounded)
     return {
-        "version": VERSION, "config_path": config_path, "config_sha256": cfg.sha256,
-        "command": f"python3 -m gen render {shlex.quote(config_path)} --out {shlex.quote(out_dir)}",
-        "parameter_lines": _parameter_lines(k), "name": name, "NAME": name.upper(),
+        "generator_sha256": fingerprint.generator_sha256(), "config_path": banner.project_path(cfg.path),
+        "config_sha256": cfg.sha256, "command": banner.command(cfg.path, out_dir),
+        "function": cfg.function, "name": name, "NAME": name.upper(), "interface": "head_interface.j2",
         "degree": cfg.degree, "z_max_hex": f"0x{plan.z_max:x}", "k": plan.k,
         "eval_bound": cemit.round_up(k.eval_bound_ulp), "expm_bound": cemit.round_up(k.expm_bound_2p63),
         "fpr_bound": cemit.round_up(k.fpr_bound_2p63),
@@ -108,8 +114,8 @@ def sidecar(k: HeadKernel, ctx: dict[str, Any]) -> dict[str, Any]:
     cfg, plan, proof = k.cfg, k.plan, k.proof
     coeffs = polynomial(plan, HEADS[plan.k])
     return {
-        "schema_version": 1, "name": cfg.name, "description": cfg.description,
-        "generator_version": VERSION, "config_path": ctx["config_path"], "config_sha256": cfg.sha256,
+        "schema_version": kfolder.SCHEMA_VERSION, "name": cfg.name, "description": cfg.description,
+        "generator_sha256": ctx["generator_sha256"], "config_path": ctx["config_path"], "config_sha256": cfg.sha256,
         "command": ctx["command"], "parameters": cfg.parameters(), "function": cfg.function,
         "word_bits": 64, "scale_bits": 63, "segments": 1, "table_rows": 0, "degree": cfg.degree,
         "table_bytes": 0, "table_access": "none", "uses_float": True, "isa": ISA_FMA if cfg.head.fma else [],

@@ -9,7 +9,9 @@ from decimal import ROUND_CEILING, ROUND_FLOOR, Context, Decimal
 from fractions import Fraction
 from typing import Any, Optional
 
-from .. import VERSION
+import kfolder
+
+from .. import fingerprint
 from ..cemit import round_up
 from ..falcon import compatible
 from ..floattail import hex_double
@@ -19,10 +21,6 @@ from ..proof.assemble import SegmentProof
 from ..proof.truncation import loss_bound
 from ..quantize import operand_shift
 from ..segments import Segment
-
-# The kernel-folder format's version, the sidecar's first key: raised when a
-# key is removed or changes meaning, so that tools refuse a folder they would misread.
-SIDECAR_SCHEMA_VERSION = 1
 
 
 def _decimal(value: Fraction, rounding: str, digits: int = 12) -> str:
@@ -111,10 +109,10 @@ def sidecar(k: Kernel, ctx: dict[str, Any]) -> dict[str, Any]:
     """The sidecar of kernel k (``ctx``: its template context)."""
     cfg, seg, qz = k.cfg, k.seg, k.qz
     return {
-        "schema_version": SIDECAR_SCHEMA_VERSION,
+        "schema_version": kfolder.SCHEMA_VERSION,
         "name": cfg.name,
         "description": cfg.description,
-        "generator_version": VERSION,
+        "generator_sha256": fingerprint.generator_sha256(),
         "config_path": ctx["config_path"],
         "config_sha256": cfg.sha256,
         "command": ctx["command"],

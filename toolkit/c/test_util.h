@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_util.h -- the test utilities every C harness of the project shares:
  * the SplitMix64 generator and hex formatting of 64- and 32-bit words.
