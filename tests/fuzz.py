@@ -376,7 +376,8 @@ def quick_check(rendered: dict[str, str], work: Path) -> list[str]:
 
 def _probe(folder: Path, kernels: list[kfolder.Kernel], expected: list[tuple[str, Any, float]]) -> list[str]:
     """Build and run one probe program; the broken promises it shows."""
-    build = subprocess.run(["gcc", "-std=c99", "-O1", "-Wall", "-Wextra", "-Wpedantic", "-Werror",
+    flags = sorted({flag for k in kernels for flag in k.cflags})
+    build = subprocess.run(["gcc", "-std=c99", "-O1", "-Wall", "-Wextra", "-Wpedantic", "-Werror", *flags,
                             f"-I{folder}", str(folder / "probe.c"), "-o", str(folder / "probe")],
                            capture_output=True, text=True)
     if build.returncode != 0:
@@ -405,7 +406,8 @@ def _alone(kernels: list[kfolder.Kernel], folder: Path) -> list[str]:
     for k in kernels:
         src = folder / f"alone_{k.name}.c"
         src.write_text(f'#include "{k.name}/{k.name}.h"\nint main(void) {{ return 0; }}\n')
-        done = subprocess.run(["gcc", "-std=c99", "-Wall", "-Wextra", "-Wpedantic", "-Werror", f"-I{folder}",
+        done = subprocess.run(["gcc", "-std=c99", "-Wall", "-Wextra", "-Wpedantic", "-Werror", *k.cflags,
+                               f"-I{folder}",
                                "-c", str(src), "-o", str(folder / "alone.o")], capture_output=True, text=True)
         if done.returncode != 0:
             problems.append(f"{k.name} ({k.sidecar.get('parameters')}) does not compile: {done.stderr[:300]}")

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_common.h -- what the two checker drivers share (check.c, which
  * measures a kernel on its fixed-point inputs, and check_fpr.c, which

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_fpr.c -- measures the Falcon adaptors of one kernel against the
  * exact value of the caller's double inputs.
