@@ -89,10 +89,14 @@ def renamed_copy(kernel: kfolder.Kernel, dest: Path, name: str) -> kfolder.Kerne
     identifier prefix (name_, NAME_) rewritten."""
     folder = dest / name
     folder.mkdir(parents=True)
-    for src in kernel.folder.iterdir():
+    for src in kernel.folder.rglob("*"):
+        if not src.is_file():
+            continue
         text = src.read_text(encoding="utf-8")
         text = text.replace(kernel.name, name).replace(kernel.name.upper(), name.upper())
-        (folder / src.name.replace(kernel.name, name)).write_text(text, encoding="utf-8")
+        target = folder / src.relative_to(kernel.folder).as_posix().replace(kernel.name, name)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
     return kfolder.load(dest, name)
 
 

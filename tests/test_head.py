@@ -101,7 +101,7 @@ def _gappa_failures(sidecar: dict, pieces: tuple[int, ...]) -> list[str]:
 
 
 def _sidecar_of(k: "kernel.HeadKernel") -> dict:
-    return json.loads(render.render(k, "generated")[f"{k.cfg.name}.json"])
+    return json.loads(render.render(k, "generated")[kfolder.layout(k.cfg.name).sidecar])
 
 
 class GappaReprovesTheBinary64Part(unittest.TestCase):

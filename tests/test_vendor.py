@@ -273,7 +273,8 @@ class HelpersPerKernel(unittest.TestCase):
 def _run(source: str, folder: Path, stdin: str) -> str:
     src = folder / "prog.c"
     src.write_text(source)
-    subprocess.run(["gcc", "-O2", "-Wall", "-Wextra", "-Wpedantic", "-Werror", f"-I{folder}", str(src),
+    # -mfma: the head-form kernels' binary64 part needs FMA (docs/abi.md).
+    subprocess.run(["gcc", "-O2", "-mfma", "-Wall", "-Wextra", "-Wpedantic", "-Werror", f"-I{folder}", str(src),
                     "-o", str(folder / "prog")], check=True)
     return subprocess.run([str(folder / "prog")], input=stdin, capture_output=True, text=True, check=True).stdout
 
