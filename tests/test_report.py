@@ -151,8 +151,15 @@ class Renderers(unittest.TestCase):
         self.assertIn("| k | 50.0 | 45.0–60.0 | 20.0 | 100 | 0.50 | - | 2.00 | 0.8 (proven", out)
         self.assertIn("Measured on `X` (date not recorded).", out)
         self.assertIn("`X` (date not recorded)", out)
-        targets = speed.bench_targets(dict(data, results=[dict(row, name="falcon_x86")]), Path("b"))
-        self.assertIn("| `_native` (every input defined) | 0.50 | - | 2.00 |", targets)
+        rows = [dict(row, name="falcon_x86"), dict(row, name="falcon_x86/domain", instructions_per_call=80.0),
+                dict(row, name="facct_int128", instructions_per_call=102.0)]
+        targets = speed.bench_targets(dict(data, results=rows), Path("b"))
+        self.assertIn("| `falcon_x86/domain` | instr / int128 | 0.78 | <= 0.9 | yes |", targets)
+        self.assertIn("| `falcon_x86` | chain / int128 | 0.50 | <= 0.5 | yes |", targets)
+        self.assertIn("| `falcon_x86` | batch / int128 | 2.00 | <= 0.75 | **no** |", targets)
+        self.assertIn("| `falcon_x86` | edge rules (instr over _domain) | 20 | <= 15 | **no** |", targets)
+        self.assertNotIn("chain / avx2", targets)     # no speed-up against avx2 in the row: no line
+        self.assertNotIn("falcon_x86_fast", targets)  # no row in the run: no line
 
 
 if __name__ == "__main__":
