@@ -87,3 +87,13 @@ audit: check check-fpr
 
 check-bench: $(foreach k,$(KERNELS),$(CHECK_DIR)/check_$(k) $(CHECK_DIR)/$(k).plan)
 	$(PY) -m verify.checker_speed --check-dir $(CHECK_DIR) --threads $(CHECK_THREADS) $(KERNELS)
+
+# The guard-bit sweep (docs/error-model.md, "Guard bits"): the configs of
+# kernels/sweep/ rendered, checked with full coverage (QUICK=1: about 10^6
+# inputs each) and tabulated: the quantized polynomial's proven error, the
+# measured error of _eval and what the evaluation adds.
+HELP_LINES += "  make guard-sweep -- how much evaluation adds to the approximation over the sweep configs (kernels/sweep/): build/guard_sweep.json"
+.PHONY: guard-sweep
+guard-sweep:
+	$(PY) -m verify.guard_sweep --configs kernels/sweep --build $(BUILD)/guard_sweep \
+		--out $(BUILD)/guard_sweep.json --threads $(CHECK_THREADS) $(if $(QUICK),--quick)

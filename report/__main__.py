@@ -24,13 +24,13 @@ from report.markers import MarkerError, rewrite, sections
 from toolkit.files import write_text_atomic
 
 ROOT = Path(__file__).resolve().parent.parent
-FILES = ("README.md", "docs/abi.md", "docs/bench.md", "docs/certify.md", "docs/constant-time.md", "docs/falcon.md",
-         "docs/m3.md")
+FILES = ("README.md", "docs/abi.md", "docs/bench.md", "docs/certify.md", "docs/constant-time.md",
+         "docs/error-model.md", "docs/falcon.md", "docs/m3.md")
 
 # JSON name -> its path under the build folder.
 SOURCES = {"audit": "audit.json", "bench": "bench.json", "candidates": "candidates/bench.json",
            "ct": "ct.json", "m3": "m3.json", "m3_variants": "m3_variants.json",
-           "berexp": "berexp.json", "gappa": "certify", "sollya": "certify", "clamp": "clamp.json"}
+           "berexp": "berexp.json", "guard_sweep": "guard_sweep.json", "gappa": "certify", "sollya": "certify", "clamp": "clamp.json"}
 # JSON names whose path is a folder of per-kernel files, with their pattern.
 FOLDERS = {"gappa": "*.result.json", "sollya": "*.sollya.json"}
 
@@ -53,6 +53,7 @@ SECTIONS: dict[str, tuple[str, Renderer]] = {
     "certify": ("gappa", tables.certify_gappa),
     "certify-sollya": ("sollya", tables.certify_sollya),
     "clamp": ("clamp", speed.clamp),
+    "guard-sweep": ("guard_sweep", tables.guard_sweep),
 }
 
 

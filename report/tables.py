@@ -11,6 +11,7 @@ from typing import Any
 
 from report.common import fixed, measured_on, sig, verdict
 from toolkit import table
+from verify.guard_sweep import table as sweep_table
 
 
 def _tightness(k: dict[str, Any]) -> Any:
@@ -189,3 +190,11 @@ def certify_sollya(data: dict[str, Any], source: Path) -> str:
                      f"{min(ratios):.5f}", f"{max(ratios):.5f}", verdict(ok, "ok", "**FAIL**")))
     return (measured_on(data, source, "`make certify-sollya`, one file per kernel")
             + "\n" + table.markdown(header, rows) + "\n")
+
+
+def guard_sweep(data: dict[str, Any], source: Path) -> str:
+    """docs/error-model.md's guard-bit table (make guard-sweep)."""
+    quick = " (quick run: about 10^6 inputs per kernel)" if data.get("quick") else ""
+    what = (f"Units of 2^-S; target: measured <= approx + {data['target_excess_ulp']:g} where approx <= "
+            f"{data['approx_eligible_ulp']:g}{quick}")
+    return measured_on(data, source, what) + "\n" + sweep_table(data["configs"], "markdown") + "\n"

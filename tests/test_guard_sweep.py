@@ -1,0 +1,79 @@
+"""Tests of the guard-bit sweep (verify/guard_sweep.py, `make guard-sweep`):
+one small config end to end (rendered, checked, tabulated), the target's
+verdict from the figures, and the one-line error on a folder without
+configs."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+from tests.helpers import ROOT
+from verify import guard_sweep
+
+SMALL = """name = "gs_small"
+function = "exp(-x)"
+domain = ["0", "ln2"]
+scale_bits = 62
+degree = 6
+
+[segments]
+kind = "equal"
+count = 4
+"""
+
+
+class GuardSweep(unittest.TestCase):
+    def test_one_config_end_to_end(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            configs = Path(tmp) / "configs"
+            configs.mkdir()
+            (configs / "gs_small.toml").write_text(SMALL)
+            out = Path(tmp) / "sweep.json"
+            run = subprocess.run([sys.executable, "-m", "verify.guard_sweep", "--configs", str(configs),
+                                  "--build", str(Path(tmp) / "build"), "--out", str(out), "--threads", "1",
+                                  "--quick"], cwd=ROOT, capture_output=True, text=True)
+            self.assertEqual(run.returncode, 0, run.stderr)
+            record = json.loads(out.read_text())
+            self.assertTrue(record["quick"])
+            (row,) = record["configs"]
+            self.assertEqual((row["segments"], row["degree"], row["scale_bits"]), (4, 6, 62))
+            # The measured error lies between what the quantized polynomial
+            # alone may lose at its worst input (not below 0) and the proof.
+            self.assertGreater(row["measured_ulp"], 0)
+            self.assertLessEqual(row["measured_ulp"], row["proven_ulp"])
+            self.assertGreater(row["approx_ulp"], 0)
+            self.assertAlmostEqual(row["excess_ulp"], row["measured_ulp"] - row["approx_ulp"])
+            self.assertIn("gs_small", run.stdout)
+
+    def test_verdict_follows_the_figures(self) -> None:
+        self.assertTrue(guard_sweep.meets_target(0.3, 0.8))
+        self.assertTrue(guard_sweep.meets_target(0.3, 0.89))
+        self.assertFalse(guard_sweep.meets_target(0.3, 0.91))
+        self.assertFalse(guard_sweep.meets_target(0.28, 1.37))      # the issue's 1 x 12 at 2^-63
+        self.assertIsNone(guard_sweep.meets_target(0.51, 0.6))      # polynomial itself too coarse
+        rows = [{"name": n, "form": "direct", "wide": False, "approx_ulp": 0.3, "measured_ulp": 0.8,
+                 "excess_ulp": 0.5, "proven_ulp": 2.0, "inputs_checked": 1, "target": t}
+                for n, t in (("k", True), ("far", False), ("coarse", None))]
+        lines = {line.split()[0]: line for line in guard_sweep.table(rows).splitlines()[2:]}
+        self.assertTrue(lines["k"].endswith("yes"))
+        self.assertTrue(lines["far"].endswith("no"))
+        self.assertIn("n/a", lines["coarse"])
+
+    def test_folder_without_configs_is_one_line_error(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            out = Path(tmp) / "sweep.json"
+            run = subprocess.run([sys.executable, "-m", "verify.guard_sweep", "--configs", tmp,
+                                  "--build", str(Path(tmp) / "build"), "--out", str(out)],
+                                 cwd=ROOT, capture_output=True, text=True)
+            self.assertEqual(run.returncode, 2)
+            self.assertEqual(len(run.stderr.strip().splitlines()), 1, run.stderr)
+            self.assertIn("no *.toml", run.stderr)
+            self.assertFalse(out.exists())
+
+
+if __name__ == "__main__":
+    unittest.main()

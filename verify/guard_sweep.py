@@ -1,0 +1,116 @@
+"""The guard-bit sweep: how much the evaluation adds to the approximation.
+
+`make guard-sweep` renders kernels/sweep/*.toml (the sweep configs of
+docs/error-model.md, section "Guard bits": 1 x 12, 8 x 8, 4 x 10, 2 x 10 at
+2^-63 and 32 x 6 at 2^-62, each with every key at its default and in the
+one_minus form with the 128-bit chain), checks each with the same checker
+as the shipped kernels (full coverage), and writes one table:
+
+    approx   the proven error of the quantized polynomial alone (the
+             sidecar's largest per-segment approx_bound), units of 2^-S
+    measured the checker's largest |_eval(z) - f(z/2^W) 2^S| over its
+             inputs, units of 2^-S
+    excess   measured - approx: what the evaluation (and its final
+             rounding) adds
+    proven   the proven bound of _eval, units of 2^-S
+    target   measured <= approx + 0.6 (the guard-bit target), judged only for
+             the configs whose quantized polynomial is within 0.5 unit
+
+Outputs: build/guard_sweep/gen (the kernels), build/guard_sweep/check (the
+checker's files), build/guard_sweep.json, and the table on stdout.
+
+Usage: python3 -m verify.guard_sweep --configs kernels/sweep --build build/guard_sweep
+                                     --out build/guard_sweep.json [--threads N] [--quick]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Optional
+
+import kfolder
+from gen import progress
+from toolkit import provenance
+from toolkit.files import write_text_atomic
+from toolkit.table import render
+from verify import user_kernel
+
+ROOT = Path(__file__).resolve().parent.parent
+TARGET_EXCESS = 0.6        # units of 2^-S the evaluation may add (the issue's target)
+APPROX_ELIGIBLE = 0.5      # the target is judged where the quantized polynomial is within this
+
+
+def meets_target(approx: float, measured: float) -> Optional[bool]:
+    """Whether the evaluation adds at most TARGET_EXCESS units to the
+    approximation; None where the target does not apply (a quantized
+    polynomial already worse than APPROX_ELIGIBLE)."""
+    return None if approx > APPROX_ELIGIBLE else measured <= approx + TARGET_EXCESS
+
+
+def sweep_row(config: Path, generated: Path, check_dir: Path, threads: int, quick: bool) -> dict:
+    """Render-checked figures of one sweep config."""
+    name = user_kernel.kernel_name(config)
+    user_kernel.check_user_kernel(config, generated, check_dir, threads, [], quick, [])
+    kernel = kfolder.load(generated, name)
+    scale = 2.0 ** kernel.sidecar["scale_bits"]
+    approx = max(float(s["approx_bound"]) for s in kernel.sidecar["segment_list"]) * scale
+    result = json.loads((check_dir / name / "audit.json").read_text())["kernels"][0]
+    measured = result["eval"]["max_err_ulp"]
+    return {"name": name, "segments": kernel.sidecar["segments"], "degree": kernel.sidecar["degree"],
+            "scale_bits": kernel.sidecar["scale_bits"], "form": kernel.sidecar["form"],
+            "wide": bool(kernel.sidecar["parameters"].get("wide", False)),
+            "approx_ulp": approx, "measured_ulp": measured, "excess_ulp": measured - approx,
+            "proven_ulp": kernel.sidecar["bound"]["eval_ulp"],
+            "inputs_checked": result["eval"]["inputs_checked"],
+            "target": meets_target(approx, measured)}
+
+
+def table(rows: list[dict], style: str = "text") -> str:
+    """The sweep as a table (style "text" or "markdown", toolkit.table)."""
+    head = ["config", "form", "approx 2^-S", "measured 2^-S", "excess", "proven 2^-S", "inputs",
+            f"<= approx + {TARGET_EXCESS}"]
+    body = [[r["name"], r["form"] + (" wide" if r["wide"] else ""), f"{r['approx_ulp']:.3f}",
+             f"{r['measured_ulp']:.3f}", f"{r['excess_ulp']:.3f}", f"{r['proven_ulp']:.3f}",
+             str(r["inputs_checked"]),
+             "n/a (approx > 0.5)" if r["target"] is None else ("yes" if r["target"] else "no")]
+            for r in rows]
+    return render(head, body, style)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python3 -m verify.guard_sweep", description=__doc__.splitlines()[0])
+    parser.add_argument("--configs", type=Path, required=True, help="folder of sweep configs (*.toml)")
+    parser.add_argument("--build", type=Path, required=True)
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--quick", action="store_true", help="about 10^6 inputs per kernel instead of 10^8")
+    args = parser.parse_args(argv)
+    configs = sorted(args.configs.glob("*.toml"))
+    if not configs:
+        print(f"guard_sweep: error: no *.toml in {args.configs}", file=sys.stderr)
+        return 2
+    generated = args.build / "gen"
+    render_cmd = [sys.executable, "-m", "gen", "render", *map(str, configs), "--out", str(generated), "--quiet"]
+    if subprocess.run(render_cmd, cwd=ROOT).returncode != 0:
+        print("guard_sweep: error: rendering the sweep configs failed", file=sys.stderr)
+        return 1
+    try:
+        with progress.Reporter():
+            rows = [sweep_row(c.resolve(), generated.resolve(), (args.build / "check").resolve(),
+                              args.threads, args.quick) for c in configs]
+    except user_kernel.UserKernelError as exc:
+        print(f"guard_sweep: error: {exc}", file=sys.stderr)
+        return 1
+    print(table(rows))
+    record = {"measured_on": provenance.measured_on(), "target_excess_ulp": TARGET_EXCESS,
+              "approx_eligible_ulp": APPROX_ELIGIBLE, "quick": args.quick, "configs": rows}
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    write_text_atomic(args.out, json.dumps(record, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
