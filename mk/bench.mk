@@ -20,7 +20,7 @@ BENCH_ROUNDS    ?= 2000
 BENCH_BIN       := $(BENCH_OUT)/bench_main
 BENCH_CHECK     := $(BENCH_OUT)/check_refs
 BENCH_INCLUDES  := -Ibench -Iruntime -Itoolkit/c -I$(BENCH_GENERATED)
-BENCH_HEADERS   := bench/loops.h bench/refs.h toolkit/c/test_util.h runtime/facct_ref.h runtime/facct_ref.c \
+BENCH_HEADERS   := bench/loops.h bench/refs.h bench/timing.h toolkit/c/test_util.h runtime/facct_ref.h runtime/facct_ref.c \
                    $(wildcard $(BENCH_GENERATED)/*/*.h)
 
 HELP_LINES += "  make bench           -- time references and 64-bit kernels (chain/batch cycles, callgrind instructions): build/bench.json, build/bench.svg"
