@@ -22,7 +22,7 @@
  *       run under callgrind at two sizes by bench/sampler.py.
  *   sampler_main draw NAME SAMPLES MU SIGMA SEED
  *       draws SAMPLES samples of centre MU and deviation SIGMA (in
- *       [sigma_min, sigma_0]) and prints "trials T" then "value count"
+ *       (sigma_min, sigma_0], ccs = sigma_min / SIGMA below 1) and prints "trials T" then "value count"
  *       lines: the histogram the tests compare with the exact distribution.
  *   sampler_main agree SAMPLES SEED
  *       draws SAMPLES samples with every variant from the same state and
@@ -297,9 +297,12 @@ static int cmd_draw(const char *name, uint64_t samples, double mu, double sigma,
     uint64_t trials, i, outside = 0;
     unsigned k;
 
+    /* ccs = sigma_min / sigma must stay below 1, as in Falcon: at 1 the
+     * integer reference returns 0 (FACCT.md), which BerExp reads as an
+     * almost sure accept. */
     if (!(sigma >= SAMPLER_SIGMA_MIN && sigma <= SAMPLER_SIGMA_0)
-        || !(mu > -1e6 && mu < 1e6)) {
-        fprintf(stderr, "sampler_main: need SIGMA in [%.10g, %.5g] and |MU| < 1e6\n",
+        || !((1.0 / sigma) * SAMPLER_SIGMA_MIN < 1.0) || !(mu > -1e6 && mu < 1e6)) {
+        fprintf(stderr, "sampler_main: need SIGMA in (%.17g, %.5g] with ccs < 1 and |MU| < 1e6\n",
                 SAMPLER_SIGMA_MIN, SAMPLER_SIGMA_0);
         return 2;
     }
