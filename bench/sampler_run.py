@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -58,9 +59,17 @@ def summarise(runs: list[dict[str, Any]]) -> tuple[dict[str, Any], list[dict[str
     by_name = {r["name"]: r for r in results}
     if REFERENCE not in by_name:
         raise RuntimeError(f"sampler_main timed no {REFERENCE} row")
-    for r in results:
+    ref = [v["name"] for v in runs[0]["variants"]].index(REFERENCE)
+    for i, r in enumerate(results):
         r["ratio_to_facct_int128"] = (r["cycles_per_sample_median"]
                                       / by_name[REFERENCE]["cycles_per_sample_median"])
+        # Paired: the row's time over facct_int128's in the same round,
+        # where both drew the same samples from the same bytes; the spread
+        # of the unpaired figures is mostly rounds drawing more or fewer
+        # trials, which cancels here.
+        r["paired_ratio_median"] = statistics.median(
+            a / b for run_ in runs for a, b in zip(run_["variants"][i]["ticks_per_sample"],
+                                                   run_["variants"][ref]["ticks_per_sample"]))
     return summary, results
 
 
@@ -74,14 +83,15 @@ def targets(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def table(results: list[dict[str, Any]]) -> str:
-    header = ("variant", "cycles/sample", "[P5 - P95]", "/ int128", "instr/sample",
+    header = ("variant", "cycles/sample", "[P5 - P95]", "/ int128", "paired", "instr/sample",
               "trials/sample", "samples != int128")
     rows = [[r["name"], f"{r['cycles_per_sample_median']:.1f}",
              f"[{r['cycles_per_sample_p5']:.1f} - {r['cycles_per_sample_p95']:.1f}]",
-             f"{r['ratio_to_facct_int128']:.3f}", f"{r['instructions_per_sample']:.1f}",
+             f"{r['ratio_to_facct_int128']:.3f}", f"{r['paired_ratio_median']:.3f}",
+             f"{r['instructions_per_sample']:.1f}",
              f"{r['trials_per_sample']:.4f}", str(r["agree_differing"])]
             for r in results]
-    return toolkit_table.text(header, rows, align="l" + "r" * 6)
+    return toolkit_table.text(header, rows, align="l" + "r" * 7)
 
 
 class _Parser(argparse.ArgumentParser):

@@ -174,6 +174,7 @@ class Summary(unittest.TestCase):
         by = {r["name"]: r for r in results}
         self.assertAlmostEqual(by["facct_int128"]["cycles_per_sample_median"], 200.0)
         self.assertAlmostEqual(by["falcon_x86_fast"]["ratio_to_facct_int128"], 0.95)
+        self.assertAlmostEqual(by["falcon_x86_fast"]["paired_ratio_median"], 0.95)
         met = {t["kernel"]: t["met"] for t in sampler_run.targets(results)}
         self.assertEqual(met, {"falcon_x86_fast": False, "falcon_x86": True})
 
