@@ -148,6 +148,9 @@ def bench(a: argparse.Namespace) -> int:
     print(table(results))
     print(f"samples != int128: of {a.agree_samples} drawn from the same bytes "
           f"(controls: {', '.join(f'{k} {v}' for k, v in controls.items())})")
+    diverged = {r["name"]: r["rounds_differing_from_facct_int128"] for r in results}
+    print(f"timing rounds whose samples differ from facct_int128's (of {a.runs * a.rounds}): "
+          + ", ".join(f"{k} {v}" for k, v in diverged.items()))
     for t in doc["targets"]:
         print(f"target {t['kernel']} <= {t['max_ratio_to_facct_int128']:.2f} x facct_int128: "
               f"{t['ratio']:.3f}, {'met' if t['met'] else 'NOT met'}")
