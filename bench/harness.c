@@ -23,18 +23,17 @@
  * the counter is read; RDTSCP waits until the loop's instructions have
  * executed, and the final LFENCE keeps later work from starting before the
  * counter is read.  The TSC ticks at a constant rate (constant_tsc,
- * nonstop_tsc) that need not be the core clock: see calibrate() and
+ * nonstop_tsc) that need not be the core clock: see calibrate() in
+ * bench/timing.h and
  * docs/bench.md for the conversion to core cycles.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <x86intrin.h>
-
 #include "loops.h"
 #include "test_util.h"
+#include "timing.h"
 
 /* Inputs and shuffles come from SplitMix64 (toolkit/c/test_util.h): their
  * quality only has to avoid visible patterns, not resist an adversary. */
@@ -44,58 +43,6 @@ static double rng_uniform(uint64_t *s, double lo, double hi)
 {
     double u = tu_unit53(s);
     return lo + u * (hi - lo);
-}
-
-static uint64_t tsc_begin(void)
-{
-    uint64_t t;
-    _mm_lfence();
-    t = __rdtsc();
-    _mm_lfence();
-    return t;
-}
-
-static uint64_t tsc_end(void)
-{
-    unsigned aux;
-    uint64_t t = __rdtscp(&aux);
-    _mm_lfence();
-    return t;
-}
-
-/*
- * Core cycles per TSC tick, from a chain of dependent instructions of known
- * latency.  Each iteration executes 100 copies of `add %b, %a` (register
- * to register, 1 cycle latency on every x86-64 core since the P6; a
- * register operand, unlike an immediate, cannot be folded at rename) or of
- * `imul %b, %a` (3 cycles on every current Intel and AMD core), each
- * depending on the previous through %a.  The loop counter's add and branch
- * run on other ports in parallel, so an iteration takes 100 (or 300) core
- * cycles; ops * latency / ticks is the ratio.  Two instruction kinds that
- * agree are the check that neither was mispredicted by the model.
- */
-static double calibrate(int use_imul, uint64_t iters)
-{
-    uint64_t a = 1, b = 3, i, t0, t1;
-    t0 = tsc_begin();
-    for (i = 0; i < iters; i++) {
-        if (use_imul) {
-            __asm__ volatile(".rept 100\n\timul %1, %0\n\t.endr"
-                             : "+r"(a) : "r"(b));
-        } else {
-            __asm__ volatile(".rept 100\n\tadd %1, %0\n\t.endr"
-                             : "+r"(a) : "r"(b));
-        }
-    }
-    t1 = tsc_end();
-    return (double)iters * 100.0 * (use_imul ? 3.0 : 1.0) / (double)(t1 - t0);
-}
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
 static double xs[BENCH_TABLE], cs[BENCH_TABLE];
@@ -154,15 +101,6 @@ static int cmd_count(const char *name, uint64_t calls)
     fprintf(stderr, "bench_main: unknown variant '%s'\n", name);
     return 1;
 }
-
-/* Calibration sample sizes: 10^5 core cycles each (1000 iterations of 100
- * adds, or 334 of 100 imuls at 3 cycles), about 45 us, the same order as
- * one timing sample.  One of each is taken every round, so the calibration
- * sees the same clock changes and the same preemptions as the timings, and
- * its median ignores the few samples a preemption stretched.  (A first
- * design took 4 ms samples before and after the rounds: on this shared VM
- * about a third of them were cut in half by a preemption.) */
-enum { CALIB_ADD_ITERS = 1000, CALIB_IMUL_ITERS = 334 };
 
 static int cmd_time(uint64_t seed, unsigned rounds, uint64_t calls,
                     double warmup_ms)

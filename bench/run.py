@@ -56,8 +56,9 @@ def kernel_errors(generated: Path, names: list[str]) -> dict[str, tuple[float, s
     return found
 
 
-def summarise(runs: list[dict[str, Any]]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """Calibration summary and per-variant results (cycles per call)."""
+def calibration(runs: list[dict[str, Any]]) -> tuple[dict[str, Any], list[float]]:
+    """The calibration summary of RUNS harness outputs, and each run's
+    ratio (core cycles per TSC tick) to convert its samples with."""
     # Primary: the imul chain.  On this shared VM the add chain's median
     # reads a few percent low when the sibling hyperthread is busy (a
     # dependent add can lose its issue slot to the other thread), while
@@ -65,7 +66,7 @@ def summarise(runs: list[dict[str, Any]]) -> tuple[dict[str, Any], list[dict[str
     # stays at the top of the add chain's range; docs/bench.md has the data.
     ratios = [statistics.median(r["calibration"]["imul"]) for r in runs]
     adds = [statistics.median(r["calibration"]["add"]) for r in runs]
-    calibration = {
+    summary = {
         "method": "per run: median over rounds of a 10^5-cycle chain of dependent 64-bit "
                   "imul (3 cycles each); a chain of dependent adds (1 cycle) as the check",
         "cycles_per_tick_median": statistics.median(ratios),
@@ -75,6 +76,12 @@ def summarise(runs: list[dict[str, Any]]) -> tuple[dict[str, Any], list[dict[str
         "add_cycles_per_tick_p95": percentile(adds, 95.0),
         "add_vs_imul": statistics.median(adds) / statistics.median(ratios),
     }
+    return summary, ratios
+
+
+def summarise(runs: list[dict[str, Any]]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Calibration summary and per-variant results (cycles per call)."""
+    summary, ratios = calibration(runs)
     results = []
     for i, v in enumerate(runs[0]["variants"]):
         if not v["available"]:
@@ -88,7 +95,7 @@ def summarise(runs: list[dict[str, Any]]) -> tuple[dict[str, Any], list[dict[str
             "batch_cycles_median": b.median, "batch_cycles_p5": b.p5, "batch_cycles_p95": b.p95,
             "samples_per_mode": c.total, "samples_kept": c.kept,
         })
-    return calibration, results
+    return summary, results
 
 
 def add_ratios(results: list[dict[str, Any]]) -> None:

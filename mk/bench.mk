@@ -20,7 +20,7 @@ BENCH_ROUNDS    ?= 2000
 BENCH_BIN       := $(BENCH_OUT)/bench_main
 BENCH_CHECK     := $(BENCH_OUT)/check_refs
 BENCH_INCLUDES  := -Ibench -Iruntime -Itoolkit/c -I$(BENCH_GENERATED)
-BENCH_HEADERS   := bench/loops.h bench/refs.h toolkit/c/test_util.h runtime/facct_ref.h runtime/facct_ref.c \
+BENCH_HEADERS   := bench/loops.h bench/refs.h bench/timing.h toolkit/c/test_util.h runtime/facct_ref.h runtime/facct_ref.c \
                    $(wildcard $(BENCH_GENERATED)/*/*.h)
 
 HELP_LINES += "  make bench           -- time references and 64-bit kernels (chain/batch cycles, callgrind instructions): build/bench.json, build/bench.svg"
@@ -80,3 +80,26 @@ bench-candidates: gen-stamps
 # The cost of the branch-free index clamp of direct-table kernels (docs/abi.md).
 clamp-cost: gen-stamps
 	$(PY) -m bench.clamp --generated generated --out $(BUILD)/clamp.json
+
+# The sampler-level benchmark (docs/bench.md, "Sampler-level benchmark"):
+# Falcon's SamplerZ loop around facct_int128, facct_avx2, the previous
+# falcon_x86 (candidate falcon_x86_v1, rendered by bench-kernels), the new
+# falcon_x86 and falcon_x86_fast, in one run, with the bench's flags.
+SAMPLER_BIN     := $(BENCH_OUT)/sampler_main
+SAMPLER_RUNS    ?= 31
+SAMPLER_ROUNDS  ?= 1000
+SAMPLER_HEADERS := bench/sampler.h bench/refs.h bench/timing.h toolkit/c/test_util.h runtime/facct_ref.h \
+                   runtime/facct_ref.c $(wildcard generated/falcon_x86/*.h generated/falcon_x86_fast/*.h \
+                   $(BENCH_OUT)/compare/falcon_x86_v1/*.h)
+
+HELP_LINES += "  make bench-sampler   -- cycles and instructions per accepted sample of a Falcon SamplerZ loop around each kernel: build/bench_sampler.json"
+
+.PHONY: bench-sampler
+# bench-kernels renders falcon_x86_v1 and links the kernel folders; it is
+# order-only so that its always-run recipe does not force a relink.
+$(SAMPLER_BIN): bench/sampler_main.c $(SAMPLER_HEADERS) | bench-kernels
+	$(CC) $(BENCH_CFLAGS) -Ibench -Iruntime -Itoolkit/c -I$(BENCH_OUT)/kernels bench/sampler_main.c -lm -o $@
+
+bench-sampler: $(SAMPLER_BIN)
+	$(PY) -m bench.sampler_run --bin $(SAMPLER_BIN) --runs $(SAMPLER_RUNS) --rounds $(SAMPLER_ROUNDS) \
+	    --cc "$(CC)" --cflags="$(BENCH_CFLAGS)" --json $(BUILD)/bench_sampler.json

@@ -29,8 +29,9 @@ FILES = ("README.md", "docs/abi.md", "docs/bench.md", "docs/certify.md", "docs/c
 
 # JSON name -> its path under the build folder.
 SOURCES = {"audit": "audit.json", "bench": "bench.json", "candidates": "candidates/bench.json",
-           "ct": "ct.json", "m3": "m3.json", "m3_variants": "m3_variants.json",
-           "berexp": "berexp.json", "guard_sweep": "guard_sweep.json", "gappa": "certify", "sollya": "certify", "clamp": "clamp.json"}
+           "bench_sampler": "bench_sampler.json", "ct": "ct.json", "m3": "m3.json",
+           "m3_variants": "m3_variants.json", "berexp": "berexp.json", "guard_sweep": "guard_sweep.json",
+           "gappa": "certify", "sollya": "certify", "clamp": "clamp.json"}
 # JSON names whose path is a folder of per-kernel files, with their pattern.
 FOLDERS = {"gappa": "*.result.json", "sollya": "*.sollya.json"}
 
@@ -47,6 +48,7 @@ SECTIONS: dict[str, tuple[str, Renderer]] = {
     "bench-full": ("bench", speed.bench_full),
     "bench-targets": ("bench", speed.bench_targets),
     "bench-candidates": ("candidates", speed.bench_candidates),
+    "bench-sampler": ("bench_sampler", speed.bench_sampler),
     "m3": ("m3", speed.m3),
     "m3-entries": ("m3", speed.m3_entries),
     "m3-variants": ("m3_variants", speed.m3_variants),

@@ -107,6 +107,33 @@ def bench_targets(data: dict[str, Any], source: Path) -> str:
             + "\n" + table.markdown(header, rows) + "\n")
 
 
+def bench_sampler(data: dict[str, Any], source: Path) -> str:
+    """docs/bench.md's sampler-level table (build/bench_sampler.json): core
+    cycles and instructions per accepted sample, the ratio to facct_int128,
+    the samples that differ from facct_int128's, then the targets."""
+    header = ("variant", "cycles/sample", "P5–P95", "/ int128", "paired / int128", "instr/sample",
+              "trials/sample",
+              f"samples ≠ int128 (of {data.get('agree_samples')})")
+    rows = [(r["name"], fixed(r["cycles_per_sample_median"], 1),
+             f"{r['cycles_per_sample_p5']:.1f}–{r['cycles_per_sample_p95']:.1f}",
+             fixed(r["ratio_to_facct_int128"], 3), fixed(r.get("paired_ratio_median"), 3),
+             fixed(r["instructions_per_sample"], 1),
+             fixed(r["trials_per_sample"], 4), str(r["agree_differing"]))
+            for r in data.get("results", [])]
+    m = data.get("machine") or {}
+    cal = data.get("calibration") or {}
+    what = (f"{data.get('runs')} processes x {data.get('rounds_per_run')} rounds x "
+            f"{data.get('samples_per_timing')} accepted samples; family/model/stepping "
+            f"{m.get('cpu_family_model_stepping', '?')}; {m.get('compiler', '?')}, "
+            f"`{m.get('cflags', '')}`; {cal.get('cycles_per_tick_median', 0):.4f} core cycles per "
+            "TSC tick (imul chain); cycles are core cycles (medians after P5-P95 filtering)")
+    targets = [(f"`{t['kernel']}`", f"<= {t['max_ratio_to_facct_int128']:.2f}", fixed(t["ratio"], 3),
+                verdict(t["met"], "met", "**not met**")) for t in data.get("targets", [])]
+    return (measured_on(data, source, what) + "\n" + table.markdown(header, rows) + "\n\n"
+            + table.markdown(("kernel", "target (cycles / int128's)", "measured", "on this CPU"),
+                             targets) + "\n")
+
+
 def bench_candidates(data: dict[str, Any], source: Path) -> str:
     """The candidate flagships next to falcon_x86 and the references."""
     header = ("variant", "chain", "batch", "instr/call", "error bound (2^-63)")

@@ -123,6 +123,19 @@ class Renderers(unittest.TestCase):
         self.assertIn("| k1 | none | 0 | 1.2 | 0 | 0 | 0 | 0 | 0 | **yes** |", out)
         self.assertIn("leaky controls detected in the same run: True", out)
 
+    def test_bench_sampler(self) -> None:
+        row = {"name": "falcon_x86_fast", "kind": "kernel", "cycles_per_sample_median": 310.04,
+               "cycles_per_sample_p5": 284.0, "cycles_per_sample_p95": 358.8,
+               "ratio_to_facct_int128": 0.9412, "paired_ratio_median": 0.9398,
+               "instructions_per_sample": 678.7, "trials_per_sample": 1.7367, "agree_differing": 0}
+        data = {"measured_on": {"cpu_model": "X", "date": "2026-01-02"}, "runs": 3, "rounds_per_run": 5,
+                "samples_per_timing": 256, "agree_samples": 1000, "results": [row],
+                "targets": [{"kernel": "falcon_x86_fast", "max_ratio_to_facct_int128": 0.93,
+                             "ratio": 0.9412, "met": False}]}
+        out = speed.bench_sampler(data, Path("build/bench_sampler.json"))
+        self.assertIn("| falcon_x86_fast | 310.0 | 284.0–358.8 | 0.941 | 0.940 | 678.7 | 1.7367 | 0 |", out)
+        self.assertIn("| `falcon_x86_fast` | <= 0.93 | 0.941 | **not met** |", out)
+
     def test_audit_fpr(self) -> None:
         fpr = {"max_err_2p63": 2.0, "bound": 1.58012, "worst_x_bits": "0x3c0fffffffffffff",
                "worst_ccs_bits": "0x3fefffffffffffff", "inputs_checked": 1234567,
