@@ -101,7 +101,7 @@ def bench_targets(data: dict[str, Any], source: Path) -> str:
         for quantity, target in targets:
             value = _quantity(by_name, variant, quantity)
             if value is not None:
-                rows.append((f"`{variant}`", quantity, f"{value:.2f}" if value < 10 else f"{value:.0f}",
+                rows.append((f"`{variant}`", quantity, f"{value:.0f}" if quantity.startswith("edge") else f"{value:.2f}",
                              f"<= {target:g}", "yes" if value <= target else "**no**"))
     return (measured_on(data, source, "Ratios to the references' figures of the same run")
             + "\n" + table.markdown(header, rows) + "\n")
