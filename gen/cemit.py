@@ -36,6 +36,9 @@ def round_up(value: Fraction, digits: int = 6) -> str:
 
 def mulhi_name(multiplier: str, word_bits: int) -> str:
     """The fxp.h multiply-high of a strategy (the `multiplier` key)."""
+    if multiplier == "umaal":
+        # UMULL, UMULL, UMAAL, UMAAL for 64-bit words; one UMULL for 32-bit ones.
+        return "fxp_mulhi64_umaal" if word_bits == 64 else "fxp_mulhi32_limb32"
     suffix = {"umull": "_limb32", "mul16": "_mul16"}.get(multiplier, "")
     return f"fxp_mulhi{word_bits}{suffix}"
 
@@ -91,6 +94,30 @@ def _limb_mul(qz: Quantized, names: list[str], n: int, out: list[Step], emitted:
     return text
 
 
+def _fused_step(k: Kernel, out: list[Step], names: list[str], n: int) -> Optional[str]:
+    """multiplier = "umaal": a sum node K_j - mul (no shifts, 64-bit words),
+    whose product is used by this sum only, becomes one
+    fxp_submulhi64_umaal(K_j, a, b) call (its product's statement, the last
+    one emitted, is dropped); None when the pattern does not apply."""
+    qz = k.qz
+    nodes = qz.scheme.nodes
+    node, terms = nodes[n], qz.terms[n]
+    if k.cfg.multiplier != "umaal" or k.cfg.word_bits != 64 or node.wide or node.narrow or terms is None:
+        return None
+    if len(node.args) != 2 or any(r != 0 for _, r in terms):
+        return None
+    (c, (sc, _)), (m, (sm, _)) = sorted(zip(node.args, terms), key=lambda t: -t[1][0])
+    if (sc, sm) != (1, -1) or nodes[c].kind != "const" or nodes[m].kind != "mul" or nodes[m].wide:
+        return None
+    if sum(m in other.args for other in nodes if other.kind not in ("var", "const", "ftail")) != 1:
+        return None
+    if not out or out[-1]["name"] != names[m]:
+        return None
+    out.pop()
+    a, b = (names[x] for x in nodes[m].args)
+    return f"fxp_submulhi64_umaal({names[c]}, {a}, {b})"
+
+
 def steps(k: Kernel, digits: int) -> tuple[list[Step], str]:
     """One C statement per product or sum of the scheme, with its proven range."""
     qz = k.qz
@@ -112,6 +139,9 @@ def steps(k: Kernel, digits: int) -> tuple[list[Step], str]:
             text = f"fxp_wide_mul({a}, {b})" if node.wide else f"{mulhi_name(k.cfg.multiplier, W)}({a}, {b})"
         else:
             name, text = node.label.replace("^", ""), _sum(qz, names, n)
+            fused = _fused_step(k, out, names, n)
+            if fused is not None:
+                text = fused
         lo = min(r[n][0] for r in qz.ranges)
         hi = max(r[n][1] for r in qz.ranges)
         sign = "-" if qz.signs[n] < 0 else "+"

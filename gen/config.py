@@ -30,7 +30,7 @@ TOP_KEYS = {
     "float_tail", "multiplier", "truncation_budget_log2", "table_placement", "pad_table",
     "exact_head", "fma", "conversion_remainder",
 }
-MULTIPLIERS = ("auto", "umull", "mul16", "truncated")
+MULTIPLIERS = ("auto", "umull", "mul16", "truncated", "umaal")
 MAX_CONFIG_BYTES = 1 << 20       # a config is a few hundred bytes; anything near this is a mistake
 MAX_DESCRIPTION = 120            # characters: the description is one line of each header's banner
 

@@ -38,17 +38,19 @@ def compatible(cfg: KernelConfig, seg: Segmentation) -> bool:
 
 
 def has_mantissa_adaptor(cfg: KernelConfig, qz: Quantized, final_plan: Optional[TruncPlan]) -> bool:
-    """Whether the Falcon adaptors take ccs by its significand (a truncated
-    ccs product, direct form, root word at scale 2^64; see
-    :func:`gen.proof.output.mantissa_interval`)."""
-    return final_plan is not None and cfg.form == "direct" and qz.root_scale == 64
+    """Whether the Falcon adaptors take ccs by its significand (direct form,
+    root word at scale 2^64, and a ccs product built for a 32-bit core: a
+    truncated limb product, or the exact UMULL/UMAAL product of
+    multiplier = "umaal"; see :func:`gen.proof.output.mantissa_interval`)."""
+    product = final_plan is not None or cfg.multiplier == "umaal"
+    return product and cfg.form == "direct" and qz.root_scale == 64 and cfg.word_bits == 64
 
 
 def variant(cfg: KernelConfig, qz: Quantized, final_plan: Optional[TruncPlan]) -> str:
     """Which Falcon adaptor template (``templates/falcon/<variant>.h.j2``) a
     kernel gets: ``mcu`` for kernels that take ccs by its significand (a
-    truncated limb product at scale 2^64: 32-bit cores, conversions in
-    32-bit steps, no code for any other architecture), ``tail`` for kernels
+    truncated limb product, or a "umaal" one, at scale 2^64: 32-bit cores,
+    conversions in 32-bit steps, no code for any other architecture), ``tail`` for kernels
     with a binary64 tail, ``host`` for the others (64-bit integer cores,
     SSE2 conversions on x86-64; a truncated kernel at another scale gets it
     too: its integer adaptors run on any core)."""
@@ -67,9 +69,12 @@ def fpr_to_q64(bits: int) -> int:
 
 def model_mantissa(kernel: Kernel, z: int, m: int, s: int) -> int:
     """The mantissa adaptor's result for z and ccs = m 2^-(63 + s):
-    floor(P / 2^s), P the truncated product of m and U (gen/quantize/limbs.py)."""
+    floor(P / 2^s), P the truncated product of m and U (gen/quantize/limbs.py),
+    or P = floor(m U / 2^64) exactly (multiplier = "umaal")."""
     assert kernel.mantissa_adaptor and 0 <= m < 1 << 64 and 0 <= s <= 63
     u = evaluate_core(kernel.qz, kernel.seg, z)
+    if kernel.final_plan is None:
+        return ((m * u) >> 64) >> s
     return kernel.final_plan.evaluate(m, u, check=True) >> s
 
 

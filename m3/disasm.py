@@ -1,7 +1,7 @@
 """Disassemble an ARM ELF with the M3 toolchain (`arm-none-eabi-objdump -d`
 and `nm`); the listing is parsed, and its instructions classified, by
 toolkit.disasm.arm.  base_mnemonic reduces a mnemonic to an entry of the
-timing table (m3/cm3_timing.tsv)."""
+timing table (m3/cm3_timing.tsv, m3/cm4_timing.tsv)."""
 from __future__ import annotations
 
 import subprocess
@@ -54,4 +54,4 @@ def base_mnemonic(mnem: str, known: set[str]) -> str:
             return cand
     if mnem.startswith("it"):
         return "it"
-    raise M3Error(f"no timing for instruction '{mnem}' (add it to m3/cm3_timing.tsv)")
+    raise M3Error(f"no timing for instruction '{mnem}' (add it to the core's table, m3/cm*_timing.tsv)")

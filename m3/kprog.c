@@ -8,8 +8,12 @@
  *   -DM3_HEADER="<file>"    the kernel's header, <name>.h (with the Falcon
  *                           adaptors for 64-bit kernels)
  *   -DM3_WORD_BITS=64|32    from the kernel's sidecar JSON
- *   -DM3_PORTABLE=1         instead of the three above: measure
- *                           runtime/facct_ref.c (the "facct_portable" row)
+ *   -DM3_REF_HEADER="<h>", -DM3_REF_EXPM=<f>, -DM3_REF_FPR=<g>
+ *                           instead of the three above: measure a
+ *                           hand-written reference of runtime/ (facct_ref.c,
+ *                           the "facct_portable" row; facct_m4.c, the
+ *                           "facct_m4" row), its polynomial f(z, w) and its
+ *                           fpr_expm_p63 g(x_bits, ccs_bits)
  *   -DM3_MODE_VEC           print the outputs for the vector set, one line
  *                           per input, for the M3-versus-host comparison
  *   -DM3_MODE_BENCH         (M3 only) time N and 2N calls of each entry
@@ -30,11 +34,11 @@
 #include <stdint.h>
 #include "m3io.h"
 
-#if defined(M3_PORTABLE)
-#include "facct_ref.h"
+#if defined(M3_REF_HEADER)
+#include M3_REF_HEADER
 #define M3_WORD_BITS 64
-#define M3_FN_EXPM facct_ref_poly
-#define M3_FN_FPR facct_ref_expm_p63
+#define M3_FN_EXPM M3_REF_EXPM
+#define M3_FN_FPR M3_REF_FPR
 #else
 /* The Falcon header's native-float and domain adaptors read a double's bits
  * with memcpy; -ffreestanding makes that a call to a memcpy this program
@@ -80,7 +84,7 @@ uint32_t m3_eval32(uint32_t z) { return M3_K(_eval)(z); }
 /* xorshift64 (Marsaglia): a fixed seed, so both builds and every run see the
  * same sequence; quality is irrelevant, coverage of the bit patterns is. */
 static uint64_t m3_rng = 0x9E3779B97F4A7C15u;
-static uint64_t m3_next(void)
+static __attribute__((unused)) uint64_t m3_next(void)
 {
     m3_rng ^= m3_rng << 13;
     m3_rng ^= m3_rng >> 7;
@@ -152,6 +156,8 @@ int main(void)
         io_puts("\n");
 #endif
     }
+    /* M3_NRAND is 0 for the error-distribution run (m3/errdist.py). */
+#if M3_NRAND > 0
     for (i = 0; i < M3_NRAND; i++) {
         uint64_t r1 = m3_next(), r2 = m3_next(), r3 = m3_next(), r4 = m3_next();
 #if M3_WORD_BITS == 64
@@ -164,6 +170,7 @@ int main(void)
         io_puts("\n");
 #endif
     }
+#endif
     io_puts("end ");
     io_dec(M3_NVEC + M3_NRAND);
     io_puts("\n");

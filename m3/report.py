@@ -1,9 +1,11 @@
-"""`make m3` / `make m3-quick`: for facct_portable and every kernel, check
-M3-versus-host bit identity, count executed instructions per call (trace,
-cross-checked by SysTick under -icount), model worst-case cycles, scan the
-binary; write the JSON report and print a table.
+"""`make m3` / `make m4` (and their -quick runs): for the references
+(facct_portable; facct_m4 on the M4) and every kernel, check core-versus-host
+bit identity, count executed instructions per call (trace, cross-checked by
+SysTick under -icount), model worst-case cycles, scan the binary, measure
+the error distribution of the headline entry; write the JSON report and
+print a table.
 
-Usage: python3 -m m3.report --kernels "k1 k2" [--gen-dir generated]
+Usage: python3 -m m3.report --kernels "k1 k2" [--core m3|m4] [--gen-dir generated]
            [--out build/m3.json] [--build build/m3] [--quick]
 """
 from __future__ import annotations
@@ -18,9 +20,10 @@ from toolkit import provenance
 from toolkit import table as toolkit_table
 from toolkit.files import write_text_atomic
 
-from . import disasm, scan, systick, timing, trace, vectors
-from .build import PORTABLE, Target, build_bench, build_vec, load_kernel, portable
-from .toolchain import M3Error, run_host, run_qemu
+from . import disasm, errdist, scan, systick, timing, trace, vectors
+from .build import (FACCT_M4, PORTABLE, REFERENCES, Target, build_bench, build_vec, build_vec_core,
+                    load_kernel, reference)
+from .toolchain import CORES, Core, M3Error, run_host, run_qemu
 
 # The hand-written functions of known.S and their counts (from the source).
 KNOWN_COUNTS = {"m3_known": 62, "m3_null": 1}
@@ -51,7 +54,8 @@ def compare_outputs(m3_out: str, host_out: str, expected_lines: int) -> tuple[bo
 
 
 def check_portable_oracle(out: str, rows: list[vectors.Row]) -> str | None:
-    """facct_portable's fpr output must equal the vectors file's facct_int."""
+    """A reference's fpr output (facct_portable, facct_m4) must equal the
+    vectors file's facct_int."""
     for i, (line, row) in enumerate(zip(out.splitlines(), rows)):
         got = int(line.split()[2], 16)
         if got != row.facct_int:
@@ -79,6 +83,7 @@ def error_record(t: Target) -> dict[str, object]:
     the sidecar (the Falcon adaptors' for 64-bit kernels, _eval for 32-bit ones), the
     reference's measured figure for facct_portable."""
     if t.kernel is None:
+        # facct_m4 returns the reference's bits (checked on the vectors).
         log2_err, kind = math.log2(PORTABLE_ERR_2P63) - 63, "measured (FACCT.md)"
     else:
         bound = t.kernel.headline_bound_log2
@@ -86,37 +91,59 @@ def error_record(t: Target) -> dict[str, object]:
             raise M3Error(f"kernel '{t.name}': its sidecar states no proven bound")
         log2_err, kind = bound, "proven"
     return {"error_log2": round(log2_err, 2), "error_kind": kind,
+            "error_bound_2p63": round(2.0 ** (log2_err + 63), 3),
             "budget_2p43": "ok" if log2_err <= BUDGET_LOG2 else "FAIL"}
 
 
+def error_distribution(t: Target, out: Path, err_dirs: dict[str, Path],
+                       sets: dict[str, list[vectors.Row]], core: Core) -> dict[str, object]:
+    """Mean and max error (units of 2^-63) of the headline entry on the
+    core, for each input set of m3/errdist.py; None for 32-bit kernels
+    (their eval is not ccs exp(-x) 2^63)."""
+    if t.word_bits != 64:
+        return {f"error_{name}_{k}": None for name in sets for k in ("mean", "max")}
+    # kprog.c's vector line: eval expm fpr [domain]; the headline is the
+    # references' fpr and the kernels' domain column.
+    column = {"fpr": 2, "domain": 3}[t.main_label()]
+    rec: dict[str, object] = {}
+    for name, rows in sets.items():
+        res = run_qemu(build_vec_core(t, out, err_dirs[name], f"err_{name}", core), core=core)
+        if res.returncode != 0:
+            raise M3Error(f"{t.name}: error run ({name}) exited {res.returncode}")
+        st = errdist.stats(res.output, column, rows)
+        rec[f"error_{name}_mean"], rec[f"error_{name}_max"] = st["mean"], st["max"]
+    return rec
+
+
 def measure(t: Target, out: Path, vec_dir: Path, rows: list[vectors.Row],
-            nrand: int, model: timing.Model) -> dict[str, object]:
-    elf, exe = build_vec(t, out, vec_dir, nrand)
-    m3 = run_qemu(elf)
+            nrand: int, model: timing.Model, core: Core, err_dirs: dict[str, Path],
+            sets: dict[str, list[vectors.Row]]) -> dict[str, object]:
+    elf, exe = build_vec(t, out, vec_dir, nrand, core)
+    m3 = run_qemu(elf, core=core)
     host = run_host(exe)
     if m3.returncode != 0 or host.returncode != 0:
-        raise M3Error(f"{t.name}: vector run exited {m3.returncode} (M3), {host.returncode} (host)")
+        raise M3Error(f"{t.name}: vector run exited {m3.returncode} ({core.name}), {host.returncode} (host)")
     same, why = compare_outputs(m3.output, host.output, len(rows) + nrand)
     if t.portable:
         bad = check_portable_oracle(m3.output, rows)
         if bad:
-            same, why = False, f"M3 output disagrees with facct_vectors.tsv: {bad}"
+            same, why = False, f"{core.name} output disagrees with facct_vectors.tsv: {bad}"
 
-    traced = build_bench(t, out, TRACE_CALLS, "trace")
+    traced = build_bench(t, out, TRACE_CALLS, "trace", core)
     insns = disasm.disassemble(traced)
     syms = disasm.symbols(traced)
     entries = {**t.entries(), **{k: k for k in KNOWN_COUNTS}}
     missing = [s for s in entries.values() if s not in syms]
     if missing:
         raise M3Error(f"{t.name}: symbols missing from the ELF: {', '.join(missing)}")
-    stats = trace.per_call(trace.trace_pcs(traced), insns,
+    stats = trace.per_call(trace.trace_pcs(traced, core=core), insns,
                            {lab: syms[s][0] for lab, s in entries.items()}, model)
     for sym, want in KNOWN_COUNTS.items():
         got = set(stats[sym].counts)
         if got != {want}:
             raise M3Error(f"trace counter broken: {sym} counted {sorted(got)}, expected {want}")
 
-    ticks = systick.measure(build_bench(t, out, SYSTICK_CALLS, "systick"))
+    ticks = systick.measure(build_bench(t, out, SYSTICK_CALLS, "systick", core), core)
     if abs(ticks.get("known32", -1.0) - KNOWN_COUNTS["m3_known"]) > 0.5:
         raise M3Error(f"SysTick counter broken: m3_known measured {ticks.get('known32')}")
 
@@ -129,6 +156,7 @@ def measure(t: Target, out: Path, vec_dir: Path, rows: list[vectors.Row],
         "name": t.name, "word_bits": t.word_bits,
         "description": None if t.kernel is None else t.kernel.sidecar.get("description"),
         "table_bytes": None if t.kernel is None else t.kernel.table_bytes,
+        "code_bytes": code_bytes(syms, t.entries()[t.main_label()]),
         "entry": t.entries()[t.main_label()],
         "instructions_per_call": main["instructions_per_call"],
         "instructions_systick": main["instructions_systick"],
@@ -144,22 +172,34 @@ def measure(t: Target, out: Path, vec_dir: Path, rows: list[vectors.Row],
         "histogram": main["histogram"],
         "functions": fns,
         **error_record(t),
+        **error_distribution(t, out, err_dirs, sets, core),
     }
+
+
+def code_bytes(syms: dict[str, tuple[int, int]], entry: str) -> int:
+    """Bytes of the entry's function (its symbol size): with the kernel
+    inlined into the flatten wrapper, the whole kernel; for a reference,
+    only its entry function, not the callees it reaches (see the scan's
+    function list)."""
+    return syms[entry][1]
 
 
 def table(records: list[dict[str, object]]) -> str:
     """The terminal table of a run, one row per target."""
     keys = ("name", "instructions_per_call", "instructions_systick", "cycles_model_worst",
-            "long_mul", "div", "cond_branches", "float_calls", "bit_identical", "error_log2",
-            "budget_2p43")
+            "long_mul", "div", "cond_branches", "float_calls", "bit_identical", "table_bytes",
+            "code_bytes", "error_log2", "error_bound_2p63", "error_uniform_mean", "error_uniform_max",
+            "error_small_mean", "error_small_max", "budget_2p43")
     header = ("kernel", "insn/call", "systick", "cyc.worst", "lmul", "div", "cbr", "fcall",
-              "bit-identical", "log2 err", "2^-43")
+              "bit-identical", "table B", "code B", "log2 err", "bound", "unif.mean", "unif.max",
+              "small mean", "small max", "2^-43")
     return toolkit_table.text(header, [[r[k] for k in keys] for r in records])
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--kernels", default="", help="space-separated kernel names")
+    ap.add_argument("--core", choices=sorted(CORES), default="m3", help="the emulated core")
     ap.add_argument("--gen-dir", type=Path, default=Path("generated"))
     ap.add_argument("--out", type=Path, default=Path("build/m3.json"))
     ap.add_argument("--build", type=Path, default=Path("build/m3"))
@@ -169,25 +209,37 @@ def main(argv: list[str] | None = None) -> int:
     try:
         size = QUICK if args.quick else FULL
         rows = vectors.load(args.vectors, size["rows"])
+        core = CORES[args.core]
         names = args.kernels.split()
-        loaded = [load_kernel(n, args.gen_dir) for n in names if n != PORTABLE]
+        loaded = [load_kernel(n, args.gen_dir) for n in names if n not in REFERENCES]
         for t in loaded:
             if t.kernel is not None and not t.kernel.for_32bit_cores:
-                print(f"m3: {t.name}: skipped (its C needs a 64-bit host with a binary64 unit)", file=sys.stderr)
-        targets = [portable()] + [t for t in loaded if t.kernel is None or t.kernel.for_32bit_cores]
+                print(f"{core.name}: {t.name}: skipped (its C needs a 64-bit host with a binary64 unit)",
+                      file=sys.stderr)
+        # The baseline first: the reference as the core's own build runs it.
+        refs = [reference(FACCT_M4), reference(PORTABLE)] if core.name == "m4" else [reference(PORTABLE)]
+        targets = refs + [t for t in loaded if t.kernel is None or t.kernel.for_32bit_cores]
         vec_dir = args.build / ("quick" if args.quick else "full")
         vectors.write_header(rows, vec_dir / "vectors.h")
-        model = timing.load()
-        records = [measure(t, vec_dir, vec_dir, rows, size["nrand"], model) for t in targets]
+        sets = errdist.inputs()
+        err_dirs = {name: args.build / f"err_{name}" for name in sets}
+        for name, set_rows in sets.items():
+            errdist.write_set(set_rows, err_dirs[name])
+        model = timing.for_core(core)
+        records = [measure(t, vec_dir, vec_dir, rows, size["nrand"], model, core, err_dirs, sets)
+                   for t in targets]
     except M3Error as e:
-        print(f"m3: error: {e}", file=sys.stderr)
+        print(f"{args.core}: error: {e}", file=sys.stderr)
         return 2
     write_text_atomic(args.out, json.dumps({
         "measured_on": provenance.measured_on(),
         "kernels": records,
-        "method": {"count": "QEMU -singlestep -d exec,nochain trace, entry to return",
+        "method": {"core": core.name, "machine": core.machine, "cflags": " ".join(core.cflags),
+                   "count": "QEMU -singlestep -d exec,nochain trace, entry to return",
                    "cross_check": "SysTick under -icount shift=0, N vs 2N calls minus null",
-                   "cycles": "m3/cm3_timing.tsv worst case, P=3", "quick": args.quick},
+                   "cycles": f"m3/{core.timing_table} worst case, P=3", "quick": args.quick,
+                   "errors": f"m3/errdist.py: {errdist.PER_SET} inputs per set "
+                             f"({', '.join(errdist.SETS)}), units of 2^-63, output minus exact"},
     }, indent=1) + "\n")
     print(table(records))
     print(f"wrote {args.out}")

@@ -3,8 +3,8 @@ through direct calls and tail branches is scanned once, and its
 instructions are classified.
 
 How things are counted:
-  long_mul      UMULL, SMULL, UMLAL, SMLAL (their time depends on the
-                operands on a Cortex-M3)
+  long_mul      UMULL, SMULL, UMLAL, SMLAL, UMAAL (their time depends on
+                the operands on a Cortex-M3; single-cycle on a Cortex-M4)
   mul32         MUL, MLA, MLS (constant time on a Cortex-M3)
   div           UDIV, SDIV
   cond_branches b<cond>, CBZ/CBNZ, and pc-writing instructions made

@@ -2,8 +2,8 @@
 
 With -icount, QEMU's virtual clock advances by 2^shift ns per executed
 instruction (1 ns for shift=0) instead of following the host's clock.  The
-mps2-an385 model clocks the Cortex-M3 (and so SysTick with CLKSOURCE=1) at
-25 MHz, one tick per 40 ns: SysTick then decrements once every 40
+mps2-an385 and mps2-an386 models clock the core (and so SysTick with
+CLKSOURCE=1) at 25 MHz, one tick per 40 ns: SysTick then decrements once every 40
 instructions.  The bench program times N and 2N calls of each function and
 of m3_null (a one-instruction function) through the same loop code, so
 
@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from .toolchain import M3Error, run_qemu
+from .toolchain import M3, Core, M3Error, run_qemu
 
 ICOUNT_ARGS = ["-icount", "shift=0"]
 INSNS_PER_TICK = 40       # 25 MHz CPU clock at 1 ns per instruction
@@ -28,10 +28,10 @@ NULL_BODY = 1             # m3_null is a single bx lr
 _SYS = re.compile(r"^sys (\S+) (\d+) (\d+)$")
 
 
-def measure(elf: Path) -> dict[str, float]:
+def measure(elf: Path, core: Core = M3) -> dict[str, float]:
     """Per-call instruction counts of every label the bench program timed,
     relative to the null baseline of the same loop shape."""
-    res = run_qemu(elf, ICOUNT_ARGS)
+    res = run_qemu(elf, ICOUNT_ARGS, core=core)
     if res.returncode != 0:
         raise M3Error(f"bench run of {elf.name} exited with status {res.returncode}")
     spans: dict[str, dict[int, int]] = {}

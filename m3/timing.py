@@ -1,5 +1,6 @@
-"""The Cortex-M3 cycle model: cm3_timing.tsv (worst case per instruction,
-from the TRM's timing table) applied to executed instructions."""
+"""The cycle model of a core: its table (cm3_timing.tsv for the Cortex-M3,
+cm4_timing.tsv for the Cortex-M4; worst case per instruction, from the
+core's TRM timing table) applied to executed instructions."""
 from __future__ import annotations
 
 import re
@@ -9,7 +10,7 @@ from pathlib import Path
 from toolkit.disasm.arm import CONDS, Insn
 
 from .disasm import base_mnemonic
-from .toolchain import M3_DIR, M3Error
+from .toolchain import M3, M3_DIR, Core, M3Error
 
 TABLE = M3_DIR / "cm3_timing.tsv"
 
@@ -49,6 +50,7 @@ def _register_count(operands: str) -> int:
 
 
 def load(path: Path = TABLE) -> Model:
+    """The model of one table file."""
     refill: int | None = None
     costs: dict[str, Cost] = {}
     for line in path.read_text().splitlines():
@@ -64,3 +66,8 @@ def load(path: Path = TABLE) -> Model:
     if refill is None or not costs:
         raise M3Error(f"{path.name}: missing #P line or rows")
     return Model(refill, costs)
+
+
+def for_core(core: Core = M3) -> Model:
+    """The cycle model of `core` (its table in m3/)."""
+    return load(M3_DIR / core.timing_table)

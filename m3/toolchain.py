@@ -1,4 +1,5 @@
-"""Compile for the Cortex-M3 and for the host, run under QEMU or natively."""
+"""Compile for a Cortex-M core (the M3, or the M4 of `make m4`) and for the
+host, run under QEMU or natively."""
 from __future__ import annotations
 
 import os
@@ -20,9 +21,31 @@ QEMU = "qemu-system-arm"
 DEBIAN_PACKAGES = ("gcc-arm-none-eabi", "libnewlib-arm-none-eabi",
                    "binutils-arm-none-eabi", "qemu-system-arm")
 
-# The code-generation flags every M3 measurement uses: the brief's flags,
-# the same for the kernels and for the reference.
-ARM_CFLAGS = ["-mcpu=cortex-m3", "-mthumb", "-mfloat-abi=soft", "-O2"]
+
+
+@dataclass(frozen=True)
+class Core:
+    """One emulated microcontroller: QEMU board, code-generation flags (the
+    same for the kernels and for the references) and cycle table."""
+
+    name: str                  # "m3" or "m4": the report's and the build folder's name
+    machine: str               # qemu-system-arm -M
+    cflags: tuple[str, ...]
+    timing_table: str          # file name in m3/
+    arch_macro: str            # what gcc predefines for the core's architecture
+
+
+# Cortex-M3 (ARMv7-M) on the MPS2 AN385 image; Cortex-M4 (ARMv7E-M) on the
+# AN386 image, which has the same memory map (so m3.ld and the start-up
+# code serve both).  Soft float on both: the M4's FPU is single precision
+# and Falcon's emulated-float build does not use it.
+M3 = Core("m3", "mps2-an385", ("-mcpu=cortex-m3", "-mthumb", "-mfloat-abi=soft", "-O2"),
+          "cm3_timing.tsv", "__ARM_ARCH_7M__")
+M4 = Core("m4", "mps2-an386", ("-mcpu=cortex-m4", "-mthumb", "-mfloat-abi=soft", "-O2"),
+          "cm4_timing.tsv", "__ARM_ARCH_7EM__")
+CORES = {c.name: c for c in (M3, M4)}
+# The M3's flags (kept for the callers that name them).
+ARM_CFLAGS = list(M3.cflags)
 # Bare metal: no C library, no start files; libgcc for 64-bit shifts etc.
 ARM_LINK = ["-ffreestanding", "-nostdlib", "-T", str(M3_DIR / "m3.ld")]
 ARM_RUNTIME = [M3_DIR / "startup.c", M3_DIR / "semihost.c", M3_DIR / "m3io_fmt.c"]
@@ -66,9 +89,10 @@ def _compile(cc: str, flags: list[str], sources: list[Path], out: Path,
 
 
 def compile_arm(sources: list[Path], out: Path, defines: list[str],
-                includes: list[Path]) -> Path:
-    """Link a bare-metal mps2-an385 ELF from `sources` plus the start-up code."""
-    return _compile(ARM_CC, ARM_CFLAGS + ARM_LINK, ARM_RUNTIME + sources, out,
+                includes: list[Path], core: Core = M3) -> Path:
+    """Link a bare-metal ELF for `core`'s board from `sources` plus the
+    start-up code."""
+    return _compile(ARM_CC, list(core.cflags) + ARM_LINK, ARM_RUNTIME + sources, out,
                     defines, [M3_DIR, TOOLKIT_C, *includes], ["-lgcc"])
 
 
@@ -81,14 +105,14 @@ def compile_host(sources: list[Path], out: Path, defines: list[str],
 
 
 def run_qemu(elf: Path, extra: list[str] | None = None,
-             timeout: float = QEMU_TIMEOUT_S) -> RunResult:
-    """Run `elf` on the emulated mps2-an385; return its exit status and its
+             timeout: float = QEMU_TIMEOUT_S, core: Core = M3) -> RunResult:
+    """Run `elf` on `core`'s emulated board; return its exit status and its
     semihosting output.  QEMU 7.2 writes semihosting output to stderr unless
     a chardev is named, so the output goes to a file chardev and QEMU's own
     messages stay apart on stderr."""
     with tempfile.TemporaryDirectory(prefix="m3run") as tmp:
         out = Path(tmp) / "semihost.out"
-        cmd = [QEMU, "-M", "mps2-an385", "-nographic", "-monitor", "none",
+        cmd = [QEMU, "-M", core.machine, "-nographic", "-monitor", "none",
                "-serial", "none",
                "-semihosting-config", "enable=on,target=native,chardev=sh0",
                "-chardev", f"file,id=sh0,path={out}",

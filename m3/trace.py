@@ -18,7 +18,7 @@ from pathlib import Path
 
 from toolkit.disasm.arm import Insn, writes_pc
 from .timing import Model
-from .toolchain import M3Error, run_qemu
+from .toolchain import M3, Core, M3Error, run_qemu
 
 # "Trace 0: 0x7f58fc000100 [00800400/00000040/00000110/ff000201] m3_reset"
 _TRACE = re.compile(r"^Trace \d+: 0x[0-9a-f]+ \[[0-9a-f]+/([0-9a-f]+)/")
@@ -40,13 +40,13 @@ class CallStats:
                 for k, v in sorted(self.histogram.items())}
 
 
-def trace_pcs(elf: Path, args: list[str] = TRACE_ARGS) -> list[int]:
+def trace_pcs(elf: Path, args: list[str] = TRACE_ARGS, core: Core = M3) -> list[int]:
     """Run `elf` under the tracing options; return the executed PCs (one per
     instruction with the default options, one per translation block
     without -singlestep)."""
     with tempfile.TemporaryDirectory(prefix="m3trace") as tmp:
         log = Path(tmp) / "exec.log"
-        res = run_qemu(elf, args + ["-D", str(log)])
+        res = run_qemu(elf, args + ["-D", str(log)], core=core)
         if res.returncode != 0:
             raise M3Error(f"traced run of {elf.name} exited with status {res.returncode}")
         pcs: list[int] = []

@@ -1,7 +1,9 @@
-# Cortex-M3 emulation (m3/, docs/m3.md): every kernel and facct_portable
-# built for the M3 (mps2-an385 in QEMU), checked bit-identical with the host
-# build, instruction counts per call (trace + SysTick under -icount),
-# worst-case cycle model, binary scan.  Outputs: build/m3/, build/m3.json.
+# Cortex-M3 and Cortex-M4 emulation (m3/, docs/m3.md): every kernel and the
+# references built for the M3 (mps2-an385 in QEMU) or the M4 (mps2-an386),
+# checked bit-identical with the host build, instruction counts per call
+# (trace + SysTick under -icount), worst-case cycle model, binary scan,
+# error distribution.  Outputs: build/m3/, build/m3.json, build/m4/,
+# build/m4.json.
 
 M3_OUT        := $(BUILD)/m3
 M3_GENERATED  ?= generated
@@ -22,7 +24,18 @@ M3_VARIANTS    := $(sort $(basename $(notdir $(wildcard kernels/m3_variants/*.to
 M3_VARIANT_DIR := $(BUILD)/m3_variants
 HELP_LINES += "  make m3-variants     -- render kernels/m3_variants/*.toml and measure them on the M3: build/m3_variants.json"
 
-.PHONY: m3 m3-quick m3-variants
+# The Cortex-M4 report: facct_m4 (the reference's M4 build, the baseline),
+# facct_portable and every kernel.  The quick run: the baseline, facct and
+# the two microcontroller kernels (falcon_m4's figures are checked by
+# tests/test_m4.py).
+M4_OUT        := $(BUILD)/m4
+M4_KERNELS    ?= $(KERNELS)
+M4_QUICK_KERNELS ?= $(filter facct falcon_m3 falcon_m4,$(KERNELS))
+M4_ARGS        = --core m4 --gen-dir $(M3_GENERATED) --build $(M4_OUT) --vectors $(M3_VECTORS)
+HELP_LINES += "  make m4              -- Cortex-M4 (QEMU mps2-an386): the same report, facct_m4 as the baseline: build/m4.json"
+HELP_LINES += "  make m4-quick        -- the same on few vectors and kernels ($(M4_QUICK_KERNELS)): build/m4/quick.json"
+
+.PHONY: m3 m3-quick m3-variants m4 m4-quick
 
 m3:
 	$(PY) -m m3.report $(M3_ARGS) --kernels "$(M3_KERNELS)" --out $(BUILD)/m3.json
@@ -34,3 +47,9 @@ m3-variants:
 	$(PY) -m gen render $(wildcard kernels/m3_variants/*.toml) --out $(M3_VARIANT_DIR)/gen --quiet
 	$(PY) -m m3.report --gen-dir $(M3_VARIANT_DIR)/gen --build $(M3_VARIANT_DIR) --vectors $(M3_VECTORS) \
 	    --quick --kernels "$(M3_VARIANTS)" --out $(BUILD)/m3_variants.json
+
+m4:
+	$(PY) -m m3.report $(M4_ARGS) --kernels "$(M4_KERNELS)" --out $(BUILD)/m4.json
+
+m4-quick:
+	$(PY) -m m3.report $(M4_ARGS) --quick --kernels "$(M4_QUICK_KERNELS)" --out $(M4_OUT)/quick.json

@@ -30,8 +30,8 @@ FILES = ("README.md", "docs/abi.md", "docs/bench.md", "docs/certify.md", "docs/c
 # JSON name -> its path under the build folder.
 SOURCES = {"audit": "audit.json", "bench": "bench.json", "candidates": "candidates/bench.json",
            "bench_sampler": "bench_sampler.json", "ct": "ct.json", "m3": "m3.json",
-           "m3_variants": "m3_variants.json", "berexp": "berexp.json", "guard_sweep": "guard_sweep.json",
-           "gappa": "certify", "sollya": "certify", "clamp": "clamp.json"}
+           "m3_variants": "m3_variants.json", "m4": "m4.json", "berexp": "berexp.json",
+           "guard_sweep": "guard_sweep.json", "gappa": "certify", "sollya": "certify", "clamp": "clamp.json"}
 # JSON names whose path is a folder of per-kernel files, with their pattern.
 FOLDERS = {"gappa": "*.result.json", "sollya": "*.sollya.json"}
 
@@ -52,6 +52,8 @@ SECTIONS: dict[str, tuple[str, Renderer]] = {
     "m3": ("m3", speed.m3),
     "m3-entries": ("m3", speed.m3_entries),
     "m3-variants": ("m3_variants", speed.m3_variants),
+    "m4": ("m4", speed.m4),
+    "m4-entries": ("m4", speed.m4_entries),
     "certify": ("gappa", tables.certify_gappa),
     "certify-sollya": ("sollya", tables.certify_sollya),
     "clamp": ("clamp", speed.clamp),

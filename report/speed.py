@@ -1,6 +1,6 @@
 """The generated tables of speed: the x86-64 benchmark (build/bench.json,
-build/candidates/bench.json) and the Cortex-M3 figures (build/m3.json,
-build/m3_variants.json).  Each renderer takes the parsed JSON and the path
+build/candidates/bench.json) and the microcontroller figures (build/m3.json,
+build/m3_variants.json, build/m4.json).  Each renderer takes the parsed JSON and the path
 it came from and returns Markdown."""
 from __future__ import annotations
 
@@ -143,41 +143,73 @@ def bench_candidates(data: dict[str, Any], source: Path) -> str:
     return measured_on(data, source, _bench_what(data)) + "\n" + table.markdown(header, rows) + "\n"
 
 
-def m3(data: dict[str, Any], source: Path) -> str:
-    """The Cortex-M3 table: instructions, worst-case cycles, scan, identity, error."""
+def _mcu(data: dict[str, Any], source: Path, default_machine: str) -> str:
+    """A microcontroller table (build/m3.json, build/m4.json): instructions,
+    worst-case cycles, scan, identity, table and code bytes, error bound and
+    measured error distribution (units of 2^-63; "-" where a run did not
+    record it)."""
     header = ("code", "instructions per call", "worst-case cycles (TRM model)", "long multiplies",
-              "cond. branches", "float calls", "bit-identical to host", "log2 error bound",
-              "2^-43 budget")
+              "cond. branches", "float calls", "bit-identical to host", "table bytes", "code bytes",
+              "log2 error bound", "bound (2^-63)", "mean / max error, uniform x",
+              "mean / max error, small x", "2^-43 budget")
     rows = []
     for r in data.get("kernels", []):
         kind = "" if r.get("error_kind") == "proven" else " (measured)"
+        dist = []
+        for name in ("uniform", "small"):
+            mean, top = r.get(f"error_{name}_mean"), r.get(f"error_{name}_max")
+            dist.append(None if mean is None or top is None else f"{mean:.2f} / {top:.2f}")
         rows.append((r["name"], r["instructions_per_call"], r["cycles_model_worst"], r["long_mul"],
-                     r["cond_branches"], r["float_calls"], r["bit_identical"],
-                     f"{r['error_log2']:.2f}{kind}", verdict(r["budget_2p43"] == "ok")))
-    quick = " (quick run: few vectors)" if (data.get("method") or {}).get("quick") else ""
-    what = f"QEMU mps2-an385, instructions from an execution trace{quick}"
+                     r["cond_branches"], r["float_calls"], r["bit_identical"], r.get("table_bytes"),
+                     r.get("code_bytes"), f"{r['error_log2']:.2f}{kind}", sig(r.get("error_bound_2p63"), 6),
+                     *dist, verdict(r["budget_2p43"] == "ok")))
+    method = data.get("method") or {}
+    quick = " (quick run: few vectors)" if method.get("quick") else ""
+    what = f"QEMU {method.get('machine', default_machine)}, instructions from an execution trace{quick}"
     return measured_on(data, source, what) + "\n" + table.markdown(header, rows) + "\n"
 
 
-def m3_entries(data: dict[str, Any], source: Path) -> str:
-    """falcon_m3's entry points next to facct_portable's."""
+def m3(data: dict[str, Any], source: Path) -> str:
+    """The Cortex-M3 table (build/m3.json)."""
+    return _mcu(data, source, "mps2-an385")
+
+
+def m4(data: dict[str, Any], source: Path) -> str:
+    """The Cortex-M4 table (build/m4.json): facct_m4 is the baseline."""
+    return _mcu(data, source, "mps2-an386")
+
+
+def _entries(data: dict[str, Any], source: Path, kernel_name: str, wrapper: str,
+             baseline: str, baseline_fn: str) -> str:
+    """One kernel's entry points next to a reference's."""
     by_name = {r["name"]: r for r in data.get("kernels", [])}
-    labels = (("domain", "`m3_fpr_domain` (`_fpr_expm_p63_domain_bits`, the headline)"),
-              ("fpr", "`m3_fpr` (`_fpr_expm_p63`: conversions and edge rules)"),
-              ("expm", "`m3_expm` (`_expm_p63` from z, w)"), ("eval", "`m3_eval`"))
+    labels = (("domain", f"`{wrapper}_fpr_domain` (`_fpr_expm_p63_domain_bits`, the headline)"),
+              ("fpr", f"`{wrapper}_fpr` (`_fpr_expm_p63`: conversions and edge rules)"),
+              ("expm", f"`{wrapper}_expm` (`_expm_p63` from z, w)"), ("eval", f"`{wrapper}_eval`"))
     rows = []
-    kernel = by_name.get("falcon_m3", {}).get("functions", {})
+    kernel = by_name.get(kernel_name, {}).get("functions", {})
     for label, text in labels:
         if label in kernel:
             rows.append((text, kernel[label]["instructions_per_call"],
                          kernel[label]["cycles_model_worst"]))
-    portable = by_name.get("facct_portable")
-    if portable is not None:
-        rows.append(("facct_portable `facct_ref_expm_p63`", portable["instructions_per_call"],
-                     portable["cycles_model_worst"]))
+    ref = by_name.get(baseline)
+    if ref is not None:
+        rows.append((f"{baseline} `{baseline_fn}`", ref["instructions_per_call"],
+                     ref["cycles_model_worst"]))
     header = ("entry", "instructions/call", "cycles (worst model)")
-    return (measured_on(data, source, "falcon_m3 per entry point (QEMU)")
+    return (measured_on(data, source, f"{kernel_name} per entry point (QEMU)")
             + "\n" + table.markdown(header, rows) + "\n")
+
+
+def m3_entries(data: dict[str, Any], source: Path) -> str:
+    """falcon_m3's entry points next to facct_portable's."""
+    return _entries(data, source, "falcon_m3", "m3", "facct_portable", "facct_ref_expm_p63")
+
+
+def m4_entries(data: dict[str, Any], source: Path) -> str:
+    """falcon_m4's entry points next to facct_m4's (the same wrappers of
+    m3/kprog.c, built for the M4)."""
+    return _entries(data, source, "falcon_m4", "m3", "facct_m4", "facct_m4_expm_p63")
 
 
 def m3_variants(data: dict[str, Any], source: Path) -> str:

@@ -176,13 +176,15 @@ static inline uint64_t fxp_mullo64(uint64_t a, uint64_t b)
 
 /*
  * Per-kernel product strategies (the `multiplier` config key, docs/config.md):
- * a kernel rendered with multiplier = "umull" or "mul16" calls these instead
- * of fxp_mulhi64/fxp_mulhi32, whatever FXP_MUL16 says; "auto" (the default)
+ * a kernel rendered with multiplier = "umull", "mul16" or "umaal" calls
+ * these instead of fxp_mulhi64/fxp_mulhi32, whatever FXP_MUL16 says; "auto" (the default)
  * calls the helpers above; "truncated" kernels carry their own generated
  * limb products (gen/quantize/limbs.py).  All return floor(a b / 2^W) exactly.
  *   _limb32: 32-bit limbs (UMULL on ARMv7-M), or unsigned __int128 where
  *            the compiler has it (one MUL on x86-64);
- *   _mul16:  16-bit limbs, MUL/MLA only (constant-time on a Cortex-M3).
+ *   _mul16:  16-bit limbs, MUL/MLA only (constant-time on a Cortex-M3);
+ *   _umaal:  UMULL/UMAAL on ARMv7E-M (constant-time on a Cortex-M4), below;
+ *            its 32-bit products are _limb32's (one UMULL).
  */
 static inline uint64_t fxp_mulhi64_limb32(uint64_t a, uint64_t b)
 {
@@ -204,6 +206,83 @@ static inline uint64_t fxp_mulhi64_mul16(uint64_t a, uint64_t b)
 static inline uint32_t fxp_mulhi32_limb32(uint32_t a, uint32_t b)
 {
     return (uint32_t)(((uint64_t)a * b) >> 32);
+}
+
+/*
+ * floor(a * b / 2^64) for multiplier = "umaal": the Cortex-M4 (ARMv7E-M)
+ * sequence UMULL, UMULL, UMAAL, UMAAL.  With a = a1 2^32 + a0 and
+ * b = b1 2^32 + b0 (32-bit halves):
+ *   UMULL  l0, l1 = a0 b0              (words 0 and 1 of the product)
+ *   UMULL  h0, h1 = a0 b1              (at weight 2^32)
+ *   UMAAL  l1, h0 = a1 b0 + l1 + h0    (word 1 final; h0 carries to word 2)
+ *   UMAAL  h0, h1 = a1 b1 + h0 + h1    (words 2 and 3 final)
+ * UMAAL adds two 32-bit words to a 32x32 product, at most
+ * (2^32 - 1)^2 + 2 (2^32 - 1) = 2^64 - 1, so nothing overflows and h1:h0
+ * is the exact high word (words 0 and 1 are dropped): the same floor as every other strategy (the
+ * proof's model of mulhi is exact for it too).  Elsewhere (the host, a
+ * Cortex-M3) the same bits from fxp_mulhi64_limb32.
+ *
+ * Constant time on the Cortex-M4 only: there UMULL, UMLAL, UMAAL, SMULL and
+ * SMLAL take one cycle whatever the operands (ARM Cortex-M4 Technical
+ * Reference Manual, r0p1, Table 3-1).  Not on a Cortex-M3, which has no
+ * UMAAL and whose UMULL/UMLAL terminate early on small operands (there the
+ * fallback's UMULLs are data-dependent: use "mul16" or "truncated").
+ */
+static inline uint64_t fxp_mulhi64_umaal(uint64_t a, uint64_t b)
+{
+#if defined(__ARM_ARCH_7EM__)
+    /* Six registers: word 0 of a0 b0 is dropped into h1 (written again by
+     * the second UMULL), and a0, dead after the second UMULL, receives
+     * h0; so a0 is an input-output operand and l1, h1 are early-clobber
+     * (written before a1, b0, b1 are last read).  a is the operand that
+     * changes at every Horner step (b, the segment offset, is reused), so
+     * giving up a0's register costs nothing. */
+    uint32_t a0 = (uint32_t)a, a1 = (uint32_t)(a >> 32);
+    uint32_t b0 = (uint32_t)b, b1 = (uint32_t)(b >> 32);
+    uint32_t l1, h1;
+    __asm__("umull %[h1], %[l1], %[a0], %[b0]\n\t"
+            "umull %[a0], %[h1], %[a0], %[b1]\n\t"
+            "umaal %[l1], %[a0], %[a1], %[b0]\n\t"
+            "umaal %[a0], %[h1], %[a1], %[b1]"
+            : [a0] "+&r"(a0), [l1] "=&r"(l1), [h1] "=&r"(h1)
+            : [a1] "r"(a1), [b0] "r"(b0), [b1] "r"(b1));
+    (void)l1;
+    return ((uint64_t)h1 << 32) | a0;
+#else
+    return fxp_mulhi64_limb32(a, b);
+#endif
+}
+
+/*
+ * c - floor(a * b / 2^64) (mod 2^64): a Horner step of a "umaal" kernel,
+ * K_j - v y.  The same four multiplies as fxp_mulhi64_umaal, then SUBS/SBC
+ * inside the same asm statement: c enters as one 64-bit operand, so gcc
+ * loads the table coefficient with one LDRD instead of two LDRs (gcc
+ * splits a 64-bit subtraction written in C into 32-bit halves before
+ * register allocation, and its Cortex-M4 tuning does not merge the two
+ * loads again).  Bit-identical to c - fxp_mulhi64_umaal(a, b), the
+ * fallback elsewhere.  Constant time on the Cortex-M4 as above.
+ */
+static inline uint64_t fxp_submulhi64_umaal(uint64_t c, uint64_t a, uint64_t b)
+{
+#if defined(__ARM_ARCH_7EM__)
+    uint32_t a0 = (uint32_t)a, a1 = (uint32_t)(a >> 32);
+    uint32_t b0 = (uint32_t)b, b1 = (uint32_t)(b >> 32);
+    uint32_t l1, h1;
+    __asm__("umull %[h1], %[l1], %[a0], %[b0]\n\t"
+            "umull %[a0], %[h1], %[a0], %[b1]\n\t"
+            "umaal %[l1], %[a0], %[a1], %[b0]\n\t"
+            "umaal %[a0], %[h1], %[a1], %[b1]\n\t"
+            "subs %[a0], %Q[c], %[a0]\n\t"
+            "sbc %[h1], %R[c], %[h1]"
+            : [a0] "+&r"(a0), [l1] "=&r"(l1), [h1] "=&r"(h1)
+            : [a1] "r"(a1), [b0] "r"(b0), [b1] "r"(b1), [c] "r"(c)
+            : "cc");
+    (void)l1;
+    return ((uint64_t)h1 << 32) | a0;
+#else
+    return c - fxp_mulhi64_umaal(a, b);
+#endif
 }
 
 static inline uint32_t fxp_mulhi32_mul16(uint32_t a, uint32_t b)

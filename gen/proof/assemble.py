@@ -83,8 +83,9 @@ def prove(cfg: KernelConfig, qz: Quantized, approx: Sequence[ApproxBound],
         eval_iv, expm_iv = total_intervals(cfg, qz, bound, eps, i, final_delta)
         fpr_iv = None if expm_iv is None else conversion_interval(expm_iv)
         if mantissa_adaptor:
-            assert final_delta is not None
-            fpr_iv = mantissa_interval(qz, bound, eps, final_delta)
+            # An exact product (multiplier = "umaal") loses nothing but the
+            # floor, which mantissa_interval counts.
+            fpr_iv = mantissa_interval(qz, bound, eps, final_delta or Fraction(0))
         segments.append(SegmentProof(bound, eps, eval_iv, expm_iv, fpr_iv))
     return KernelProof(tuple(segments), mantissa_adaptor)
 

@@ -89,7 +89,8 @@ def mantissa_interval(qz: Quantized, approx: ApproxBound, eps: tuple[Fraction, F
     scale 2^64).  ccs = M 2^-(63 + s) with M its significand, 2^63 <= M < 2^64
     (M = 2^63, s = 0 for ccs = 1), s >= 0; the adaptor returns
     out = floor(P / 2^s), P the truncated product of M and U (below
-    M U / 2^64 by Delta in [0, final_delta]).  With U = f 2^64 + e:
+    M U / 2^64 by Delta in [0, final_delta]; final_delta = 0 for the
+    exact floor of multiplier = "umaal").  With U = f 2^64 + e:
         out - ccs f 2^63 = ccs e / 2 - Delta / 2^s - rho,  rho in [0, 1),
     so the core error is halved and scaled by ccs <= 1, and the truncation
     costs at most final_delta (s = 0: ccs = 1) and the floor less than 1.

@@ -16,7 +16,8 @@ _TARGET = re.compile(r"<([^>+]+)(\+0x[0-9a-f]+)?>")
 # Soft-float helpers of libgcc's AEABI: double/float arithmetic, compares
 # and conversions.
 _FLOAT_HELPER = re.compile(r"^__aeabi_(d|f|cd|cf|u?[il]2[df]|ul2[df])|^__\w*[ds]f\d$|^__(fix|float)")
-_LONG_MUL = ("umull", "smull", "umlal", "smlal")
+# UMAAL exists on ARMv7E-M (Cortex-M4) only.
+_LONG_MUL = ("umull", "smull", "umlal", "smlal", "umaal")
 # A register-offset address: [rN, rM] or [rN, rM, lsl #k].
 _REG_OFFSET = re.compile(r"\[\s*\w+\s*,\s*(?:r\d+|ip|lr|fp|sl|sb)\b")
 
@@ -95,7 +96,8 @@ def is_cond_branch(insn: Insn) -> bool:
 
 
 def is_long_multiply(insn: Insn) -> bool:
-    """UMULL, SMULL, UMLAL, SMLAL: early-terminating on a Cortex-M3."""
+    """UMULL, SMULL, UMLAL, SMLAL (early-terminating on a Cortex-M3) and
+    UMAAL (ARMv7E-M; single-cycle on a Cortex-M4)."""
     return insn.mnemonic.startswith(_LONG_MUL)
 
 

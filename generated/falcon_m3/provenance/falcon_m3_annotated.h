@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: CC0-1.0
- * falcon_m3.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 82b4c2c3cbdabd12) from
+ * falcon_m3.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 6b6336c184be070a) from
  * kernels/falcon_m3.toml (sha256 fd367ff2c86c349350ed60a6aff358299f7175dd1b429af4fb048dc6c5ff33b5); regenerate in the project root with:
  *     python3 -m gen render kernels/falcon_m3.toml --out generated
  * Parameters other than the defaults: scale_bits = 63, degree = 4,
@@ -51,7 +51,7 @@
 /* Two different renders of this kernel in one translation unit (another
  * copy of the header earlier on the include path) stop the build here:
  * the include guard alone would silently keep the first. */
-#if defined(FALCON_M3_CONTENT_HASH) && FALCON_M3_CONTENT_HASH != 0x9c07b077054f4b5cu
+#if defined(FALCON_M3_CONTENT_HASH) && FALCON_M3_CONTENT_HASH != 0x537f0843b1b5f657u
 #error "falcon_m3.h: another render of this kernel was included before this one"
 #endif
 #ifndef FALCON_M3_H
@@ -60,7 +60,7 @@
 #include <stdint.h>
 
 /* Names the render that wrote this header (the sidecar in provenance/ carries the same). */
-#define FALCON_M3_CONTENT_HASH 0x9c07b077054f4b5cu
+#define FALCON_M3_CONTENT_HASH 0x537f0843b1b5f657u
 
 /**
  * falcon_m3_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns, _native(x, ccs)
@@ -70,7 +70,7 @@
  * falcon_m3_eval(z) ~= f(z / 2^64) 2^63, falcon_m3_expm_p63(z, w) ~= (w / 2^64) f(z / 2^64) 2^63
  * with f(x) = exp(-x) and Q0.64 words; a z above FALCON_M3_Z_MAX gives an unspecified value, not a
  * read outside the table.
- * Constant time only where a load takes the same time at every address (SRAM on a Cortex-M3): the table
+ * Constant time only where a load takes the same time at every address (SRAM on a Cortex-M3 or M4): the table
  * row depends on the input; no branch does.
  * Products: 32-bit MUL/MLA of 15-bit limbs on every target (no long multiply).
  * One table per program: define FALCON_M3_TABLE_EXTERN in every file that includes this one but one.
@@ -87,15 +87,17 @@
  * keeps Falcon's contract needs no clamp to stay inside the table.
  */
 /*
- * table_placement = "sram": on ARMv7-M (Cortex-M3) with GCC or Clang the
- * table goes to a .data section, which start-up code copies to SRAM: the
- * M3 has no data cache, so a load from SRAM takes the same time whatever
- * its address, and the direct (secret) index is constant-time there.  In
- * flash, wait states and a prefetch buffer would not guarantee that.
- * Elsewhere the attribute is empty (a direct index is NOT constant-time on
- * CPUs with data caches).
+ * table_placement = "sram": on ARMv7-M and ARMv7E-M (Cortex-M3, Cortex-M4)
+ * with GCC or Clang the table goes to a .data section, which start-up code
+ * copies to SRAM: the M3 and the M4 have no data cache, so a load from SRAM
+ * takes the same time whatever its address, and the direct (secret) index
+ * is constant-time there.  In flash, wait states and a prefetch buffer
+ * would not guarantee that; nor does SRAM on a Cortex-M7 (ARMv7E-M too),
+ * whose data cache needs the table in DTCM instead.  Elsewhere the
+ * attribute is empty (a direct index is NOT constant-time on CPUs with
+ * data caches).
  */
-#if defined(__GNUC__) && defined(__ARM_ARCH_7M__)
+#if defined(__GNUC__) && (defined(__ARM_ARCH_7M__) || defined(__ARM_ARCH_7EM__))
 #define FALCON_M3_TABLE_SECTION __attribute__((section(".data.falcon_m3_coeffs")))
 #else
 #define FALCON_M3_TABLE_SECTION
@@ -677,7 +679,7 @@ static inline uint64_t falcon_m3_expm_p63(uint64_t z, uint64_t w)
  * fpr_expm_p63(x, ccs), which Falcon calls with 0 <= x < ln 2 and ccs in
  * about [0.61, 1).  Integer operations only, no branch that depends on the
  * inputs; the table row is chosen by x (constant-time only where a load
- * takes the same time at every address, such as SRAM on a Cortex-M3: see
+ * takes the same time at every address, such as SRAM on a Cortex-M3 or M4: see
  * falcon_m3_table.h).
  *
  *   falcon_m3_fpr_expm_p63(x_bits, ccs_bits)  emulated-float builds: the
@@ -755,7 +757,8 @@ static inline uint64_t falcon_m3_fpr_to_q64(uint64_t bits)
  * of a Q0.64 ccs: with M the significand, implicit bit at bit 63, and
  * s = 1023 - e, ccs = M 2^-(63 + s), and the result is floor(P / 2^s), P
  * the truncated product of M and U (falcon_m3_ccs_product: P ~= M U / 2^64,
- * at scale 2^(63 + s)).  ccs = 1 is M = 2^63, s = 0: no special path.  The
+ * at scale 2^(63 + s)).
+ * ccs = 1 is M = 2^63, s = 0: no special path.  The
  * caller clamps s to [0, 63] (one USAT on ARMv7-M); below 2^-63 (zero and
  * subnormals included) the result is then at most 1, within the bound.
  * Against converting ccs to Q0.64 this saves a 64-bit shift of ccs, the
