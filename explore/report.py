@@ -68,6 +68,11 @@ def comparison(records: list[Record], shipped_name: str) -> str:
     return f"the shipped {shipped_name} is dominated, but by no point within the limits{where}"
 
 
+def _short(status: str, width: int = 70) -> str:
+    """A status cut to one table cell (the JSON keeps it whole)."""
+    return status if len(status) <= width else status[:width - 3] + "..."
+
+
 def table(records: list[Record], style: str = "text") -> str:
     """Measured candidates sorted by cost, then the others."""
     head = ["config", "insn/call", "cycles", "table B", "code B", "proven 2^-63", "measured 2^-63",
@@ -77,6 +82,6 @@ def table(records: list[Record], style: str = "text") -> str:
              None if r["instructions"] is None else f"{r['instructions']:g}", r["cycles"], r["table_bytes"],
              r["code_bytes"], None if r["proven_err_2p63"] is None else f"{r['proven_err_2p63']:g}",
              None if r["measured_err_2p63"] is None else f"{r['measured_err_2p63']:.3f}",
-             "ok" if r["within_budget"] else "over", "*" if r["on_front"] else "", r["status"]]
+             "ok" if r["within_budget"] else "over", "*" if r["on_front"] else "", _short(r["status"])]
             for r in rows]
     return render(head, body, style)
