@@ -24,13 +24,14 @@ from typing import Any
 from toolkit import provenance
 from toolkit.files import write_text_atomic
 
-from . import estimate, prune, report, scheduler, space, svg, toml_text
+from . import cost_x86, estimate, prune, report, scheduler, space, svg, timing_x86, toml_text
 
 ROOT = Path(__file__).resolve().parent.parent
 BUDGET_RANGE = (-80, -20)       # log2 of an absolute error; below 2^-64 nothing fits a 64-bit word
 DEFAULT_TIME_MIN = 14.0         # the default run stays within 15 minutes
 MAX_CANDIDATES = 40             # evaluated per run (besides the shipped kernel)
 WORKERS = 2                     # this machine's cores
+TIMING_RESERVE_S = 30.0         # the x86 front's timing starts only with this much of TIME left
 UNSUPPORTED = {"m4": "not supported yet (another branch adds the M4 target)"}
 # Keys equal to these are left out of a config by the shipped kernels.
 IMPLIED = {"word_bits": 64, "function": "exp(-x)", "domain": ["0", "ln2"]}
@@ -92,6 +93,15 @@ def _normal(config: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _shown(path: Path) -> str:
+    """A path relative to the repository when it lies inside it (make runs
+    from there), else as given."""
+    try:
+        return str(path.resolve().relative_to(ROOT))
+    except ValueError:
+        return str(path)
+
+
 def _order(c: space.Candidate) -> tuple[float, str]:
     """Likely cheap first, so that a time box keeps the promising ones: the
     degree, plus the rows a constant-time scan reads."""
@@ -122,6 +132,26 @@ def select(target: space.TargetSpace, args: argparse.Namespace, cache_dir: Path,
     return [shipped] + kept, reasons, len(cands)
 
 
+def time_front(records: list[report.Record], work: Path, deadline: float) -> None:
+    """x86: chain and batch cycles of the front and the shipped kernel, timed
+    in one harness (explore/timing_x86.py), when TIME leaves room."""
+    timed = [r for r in records if r["status"] == "ok" and (r["on_front"] or r["shipped"])]
+    if not timed or time.monotonic() > deadline - TIMING_RESERVE_S:
+        say("no time left for the front's chain/batch timing: cycles stay null")
+        return
+    name_of = {r["config"]["name"]: r for r in records}
+    try:
+        cycles = timing_x86.time_front({n: work / n / "gen" for n in (r["config"]["name"] for r in timed)},
+                                       work / "front_timing")
+    except (RuntimeError, cost_x86.CostError, ValueError) as exc:
+        say(f"the front's timing failed ({exc}): cycles stay null")
+        return
+    for name, figures in cycles.items():
+        name_of[name]["cycles"] = figures["chain_cycles"]
+        name_of[name]["batch_cycles"] = figures["batch_cycles"]
+    say(f"timed {len(cycles)} kernels of the front (chain and batch cycles, one harness, {timing_x86.RUNS} runs)")
+
+
 def run(args: argparse.Namespace) -> int:
     target = space.TARGETS[args.target]
     out: Path = args.out_dir
@@ -140,13 +170,17 @@ def run(args: argparse.Namespace) -> int:
     records = [report.record(c.config, results.get(c.name, {"status": "not started (TIME)"}), c.shipped,
                              args.budget_log2, args.max_table_bytes) for c in chosen]
     report.mark_front(records)
+    if target.name == "x86":
+        time_front(records, work, deadline)
     best = report.recommended(records)
     verdict = report.comparison(records, target.shipped)
     stopped = any(r["status"] in ("stopped at TIME", "not started (TIME)") for r in records)
     doc = {"target": target.name, "budget_log2": args.budget_log2, "max_table_bytes": args.max_table_bytes,
            "measured_on": provenance.measured_on(),
            "cost": "x86: callgrind instructions per call of <name>_fpr_expm_p63_domain (chain loop, bench "
-                   "harness); cycles null (instructions only)" if target.name == "x86" else
+                   "harness); cycles: median chain cycles per call, measured for the front and the shipped "
+                   "kernel only (one harness, explore/timing_x86.py), null for the others"
+                   if target.name == "x86" else
                    "m3: QEMU-traced instructions per call of <name>_fpr_expm_p63_domain_bits; cycles: "
                    "worst-case model of m3/cm3_timing.tsv",
            "time_limit_min": args.time, "stopped_at_time": stopped, "enumerated": enumerated,
@@ -163,7 +197,7 @@ def run(args: argparse.Namespace) -> int:
         header = (f"The recommended config of `{title}`:\nthe cheapest point of the front within the budget "
                   f"and the table limit\n({best['instructions']:g} instructions per call, proven "
                   f"{best['proven_err_2p63']:g} units of 2^-63, {best['table_bytes']} table bytes).\n"
-                  f"Check it with: make kernel CONFIG={out.name}/{target.name}.toml QUICK=1 (from build/)")
+                  f"Check it with: make kernel CONFIG={_shown(out / (target.name + '.toml'))} QUICK=1")
         write_text_atomic(out / f"{target.name}.toml", toml_text.dumps(cfg, header))
         say(f"recommended: {best['config']['name']} -> {out / (target.name + '.toml')}")
     else:

@@ -6,7 +6,7 @@ bench/callgrind.py), built with the bench's flags (-O2 -ffp-contract=off
 plus its share of the loop (the bench's null row, 8 instructions on the
 shipped build).  Code bytes: the size of a one-line function that calls the
 adaptor, compiled alone with the same flags (the table is not counted).
-No cycle figure: the explorer counts instructions only."""
+Cycles: not here (explore/timing_x86.py times the front afterwards)."""
 from __future__ import annotations
 
 import os
@@ -49,14 +49,19 @@ def code_bytes(kernel: kfolder.Kernel, work: Path) -> int:
     raise CostError("nm found no explore_probe in the code-size probe")
 
 
+def compile_harness(registry: Path, gen_dir: Path, binary: Path) -> None:
+    """bench/harness.c with a registry of kernels found under gen_dir."""
+    _cc([*CFLAGS, *[f"-I{i}" for i in INCLUDES], f"-I{gen_dir}", str(ROOT / "bench" / "harness.c"),
+         str(registry), "-o", str(binary)], "the bench harness")
+
+
 def measure(kernel: kfolder.Kernel, gen_dir: Path, work: Path) -> dict[str, float | int | None]:
     """instructions, cycles (None), code_bytes of one kernel."""
     work.mkdir(parents=True, exist_ok=True)
     registry = work / "registry.c"
     registry.write_text(gen_registry.render([kernel]))
     binary = work / "bench_main"
-    _cc([*CFLAGS, *[f"-I{i}" for i in INCLUDES], f"-I{gen_dir}", str(ROOT / "bench" / "harness.c"),
-         str(registry), "-o", str(binary)], "the bench harness")
+    compile_harness(registry, gen_dir, binary)
     try:
         insns = callgrind.instructions_per_call(binary, kernel.name + gen_registry.DOMAIN_SUFFIX)
     except callgrind.CallgrindError as exc:

@@ -33,7 +33,8 @@ def render(title: str, cands: list[dict[str, Any]], budget_log2: int, recommende
     ys = [_log2_err(c) for c in pts] + [float(budget_log2)]
     xlo, xhi = math.floor(min(xs) * 0.95), math.ceil(max(xs) * 1.05) + 1
     ylo, yhi = math.floor(min(ys)) - 1, math.ceil(max(ys)) + 1
-    tmax = max(max(c["table_bytes"] for c in pts), 1)
+    largest = max(c["table_bytes"] for c in pts)
+    tmax = max(largest, 1)
 
     def sx(v: float) -> float:
         return LEFT + pw * (v - xlo) / (xhi - xlo)
@@ -74,7 +75,7 @@ def render(title: str, cands: list[dict[str, Any]], budget_log2: int, recommende
         if c["shipped"] or name == recommended:
             out.append(f'<text x="{x + r + 3:.1f}" y="{y - r:.1f}">{escape(name)}</text>')
     legend = ["filled: Pareto front (instructions,", "  proven error, table bytes)",
-              "area: table bytes (largest " + str(tmax) + " B)", "blue square: shipped kernel",
+              f"area: table bytes (largest {largest} B)", "blue square: shipped kernel",
               f"recommended: {recommended or 'none'}", "", "front:"]
     legend += [f"{c['config']['name']}: {c['instructions']:g} insn, {c['proven_err_2p63']:g}, {c['table_bytes']} B"
                for c in front[:24]]

@@ -41,7 +41,8 @@ def render(config: Path, gen_dir: Path) -> str | None:
     if res.returncode == 0:
         return None
     lines = res.stderr.strip().splitlines() or [f"exit status {res.returncode}"]
-    return lines[-1]
+    # The generator names the config file; the candidate's name says as much.
+    return lines[-1].replace(f"{config}: ", "")
 
 
 def proven_bound(kernel: kfolder.Kernel) -> float | None:
