@@ -1,0 +1,192 @@
+"""What the explorer enumerates per target: one small table of families,
+each a set of config keys crossed with segmentations, degrees, scales,
+evaluation schemes and variants.  Everything target-specific lives in
+TARGETS; the code below only crosses the table out into candidates.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+# The function and domain every candidate computes: Falcon's
+# fpr_expm_p63(x, ccs) = ccs exp(-x) 2^63 for x in [0, ln 2).
+FUNCTION = "exp(-x)"
+DOMAIN_HI = math.log(2.0)
+WORD_BYTES = 8          # every candidate has 64-bit words (word_bits = 64)
+
+
+@dataclass(frozen=True)
+class Family:
+    """Configs sharing their fixed keys; crossed with the tuples below."""
+
+    tag: str                                  # short, used in candidate names
+    keys: dict[str, Any]                      # fixed config keys
+    segments: tuple[tuple[str, int], ...]     # ("equal", count) or ("pow2", bits)
+    degrees: tuple[int, ...]
+    scales: tuple[int, ...]
+    evaluations: tuple[str, ...]
+    variants: tuple[dict[str, Any], ...] = ({},)   # extra keys, one candidate each
+    # What the Falcon adaptors add to any bound of this form, units of 2^-63
+    # (docs/error-model.md section 4: the truncating conversions of x and
+    # ccs widen the _expm_p63 interval by one unit; the head form with
+    # conversion remainders is proven against the doubles directly).
+    adaptor_floor_2p63: float = 1.0
+
+
+@dataclass(frozen=True)
+class TargetSpace:
+    name: str
+    families: tuple[Family, ...]
+    shipped: str                  # the shipped kernel this target is compared with
+    ct_scan_when_segmented: bool  # table_access = "ct_scan" for N > 1 (x86: constant time)
+
+
+def _equal(*counts: int) -> tuple[tuple[str, int], ...]:
+    return tuple(("equal", n) for n in counts)
+
+
+def _pow2(*bits: int) -> tuple[tuple[str, int], ...]:
+    return tuple(("pow2", b) for b in bits)
+
+
+# x86-64: the kernels must be constant-time, so a segmented table is read
+# whole (ct_scan).  The head form needs one segment and scale 2^63; its
+# float_tail must lie in exact_head + 1 .. degree (checked in candidates()).
+# exact_head = 2 is not enumerated: the generator refused it with every
+# float_tail from 5 to 7 at degrees 12 and 13 in the first x86 run ("the
+# middle part changes sign"), so it only cost time.
+_X86_SEGMENTS = _equal(1, 2, 4, 8, 16, 32)
+X86 = TargetSpace("x86", (
+    Family("dir", {"form": "direct"}, _X86_SEGMENTS, tuple(range(5, 14)), (63, 62),
+           ("horner", "estrin")),
+    Family("om", {"form": "one_minus", "wide": True}, _X86_SEGMENTS, tuple(range(5, 14)), (63, 62),
+           ("horner", "estrin")),
+    Family("hd", {"form": "head"}, _equal(1), tuple(range(5, 14)), (63,), ("horner", "estrin"),
+           tuple({"exact_head": 3, "float_tail": k} for k in (4, 5, 6, 7, 8)),
+           adaptor_floor_2p63=0.0),
+), shipped="falcon_x86", ct_scan_when_segmented=True)
+
+# Cortex-M3: power-of-two segments (the index is one shift), products from
+# truncated 15-bit limbs whose budget sits just below the error budget
+# ("truncation_budget_offset": truncation_budget_log2 = budget + offset),
+# the table in SRAM (no data cache: direct loads are constant-time), padded
+# so that the adaptor needs no clamp, or not padded (smaller, with a clamp).
+# reoptimize = false as in falcon_m3 (kernels/falcon_m3.toml says why).
+M3 = TargetSpace("m3", (
+    Family("m3", {"form": "direct", "multiplier": "truncated", "table_placement": "sram",
+                  "reoptimize": False},
+           _pow2(4, 5, 6, 7, 8), (3, 4, 5, 6), (63,), ("horner",),
+           tuple({"truncation_budget_offset": o, "pad_table": p} for o in (-1, -2, -3) for p in (True, False))),
+), shipped="falcon_m3", ct_scan_when_segmented=False)
+
+TARGETS: dict[str, TargetSpace] = {"x86": X86, "m3": M3}
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One config to evaluate, and what pruning needs to know about it."""
+
+    name: str
+    config: dict[str, Any]        # the TOML keys ([segments] as a nested dict)
+    family: str
+    segment_kind: str
+    segment_param: int            # count (equal) or bits (pow2)
+    degree: int
+    adaptor_floor_2p63: float
+    shipped: bool = False
+
+    @property
+    def segment_count(self) -> int:
+        """Segments covering [0, ln 2)."""
+        if self.segment_kind == "equal":
+            return self.segment_param
+        return math.ceil(DOMAIN_HI * 2 ** self.segment_param)
+
+    @property
+    def table_bytes(self) -> int:
+        """Table size: rows x (degree + 1) words of 8 bytes; a padded pow2
+        table has one row per value of the index (2^bits); the head form has
+        no table (its coefficients are immediates)."""
+        if self.config.get("form") == "head":
+            return 0
+        rows = 2 ** self.segment_param if self.config.get("pad_table") else self.segment_count
+        return rows * (self.degree + 1) * WORD_BYTES
+
+    def segment_interval(self, which: str) -> tuple[float, float]:
+        """[a, b] of the first or of the last full-width segment (the
+        estimate's representative segments); floats are enough to name them
+        (the estimate recomputes them exactly from the same numbers)."""
+        width = DOMAIN_HI / self.segment_param if self.segment_kind == "equal" else 2.0 ** -self.segment_param
+        if which == "first":
+            return 0.0, width
+        last = self.segment_count - 1 if self.segment_kind == "equal" else math.floor(DOMAIN_HI / width) - 1
+        return last * width, (last + 1) * width
+
+
+def _short(key: str, value: Any) -> str:
+    """A variant key and value in a name: exact_head 3 -> eh3, pad_table
+    true -> pt1, truncation_budget_offset -2 -> tbom2."""
+    initials = "".join(w[0] for w in key.split("_"))
+    if isinstance(value, bool):
+        return f"{initials}{int(value)}"
+    return f"{initials}{'m' if value < 0 else ''}{abs(value)}"
+
+
+def _name(target: str, fam: Family, seg: tuple[str, int], degree: int, scale: int, ev: str,
+          variant: dict[str, Any]) -> str:
+    parts = [f"xp_{target}", fam.tag, f"{seg[0][0]}{seg[1]}", f"d{degree}", f"s{scale}", ev[0]]
+    parts += [_short(k, v) for k, v in sorted(variant.items())]
+    return "_".join(parts)
+
+
+def _config(space: TargetSpace, fam: Family, seg: tuple[str, int], degree: int, scale: int, ev: str,
+            variant: dict[str, Any], budget_log2: int, name: str) -> dict[str, Any]:
+    cfg: dict[str, Any] = {"name": name, "description": f"make explore candidate ({space.name}, budget 2^{budget_log2})",
+                           "function": FUNCTION, "domain": ["0", "ln2"], "word_bits": 64,
+                           "scale_bits": scale, "degree": degree, "evaluation": ev, **fam.keys}
+    for key, value in variant.items():
+        if key == "truncation_budget_offset":
+            cfg["truncation_budget_log2"] = budget_log2 + value
+        else:
+            cfg[key] = value
+    if space.ct_scan_when_segmented and seg[1] > 1:
+        cfg["table_access"] = "ct_scan"
+    cfg["segments"] = {"kind": seg[0], ("count" if seg[0] == "equal" else "bits"): seg[1]}
+    return cfg
+
+
+def _renderable(fam: Family, degree: int, variant: dict[str, Any]) -> bool:
+    """Rules of docs/config.md the table alone does not express."""
+    tail = variant.get("float_tail")
+    if tail is not None and not variant.get("exact_head", 3) + 1 <= tail <= degree:
+        return False
+    return True
+
+
+def candidates(space: TargetSpace, budget_log2: int) -> list[Candidate]:
+    """Every config of the target's table (before any pruning)."""
+    out: list[Candidate] = []
+    for fam in space.families:
+        for seg in fam.segments:
+            for degree in fam.degrees:
+                for scale in fam.scales:
+                    for ev in fam.evaluations:
+                        for variant in fam.variants:
+                            if not _renderable(fam, degree, variant):
+                                continue
+                            name = _name(space.name, fam, seg, degree, scale, ev, variant)
+                            cfg = _config(space, fam, seg, degree, scale, ev, variant, budget_log2, name)
+                            out.append(Candidate(name, cfg, fam.tag, seg[0], seg[1], degree,
+                                                 fam.adaptor_floor_2p63))
+    return out
+
+
+def shipped_candidate(space: TargetSpace, config: dict[str, Any]) -> Candidate:
+    """The shipped kernel's config (kernels/<name>.toml, already parsed) as a
+    candidate, so that it is measured in the same run as the others."""
+    seg = config.get("segments", {"kind": "equal", "count": 1})
+    kind = seg.get("kind", "equal")
+    param = seg.get("count", 1) if kind == "equal" else seg["bits"]
+    floor = 0.0 if config.get("form") == "head" else 1.0
+    return Candidate(config["name"], dict(config), "shipped", kind, param, config["degree"], floor, shipped=True)
