@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: CC0-1.0
- * falcon_x86_batch.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 d3e7eba4f6b10b74) from
+ * falcon_x86_batch.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 91ff5f50ad4b79d8) from
  * kernels/falcon_x86_batch.toml (sha256 3e273d2df328bffd0507fc837630952f2b65331934ce3aad2641bc05d4fcdf80); regenerate in the project root with:
  *     python3 -m gen render kernels/falcon_x86_batch.toml --out generated
  * Parameters other than the defaults: scale_bits = 63, degree = 13, max_abs_error_log2 = -63.0,
@@ -9,7 +9,7 @@
  *     |falcon_x86_batch_fpr_expm_p63*(x, ccs) - ccs exp(-x) 2^63| <= 0.876136 units of 2^-63, x in [0, ln 2), ccs in [0, 1]
  *     |_eval(z) - f(z/2^64) 2^63| <= 0.887680 (units of 2^-63), |_expm_p63(z, w) - (w/2^64) f(z/2^64) 2^63| <= 0.964624 (units of 2^-63)
  */
-#if defined(FALCON_X86_BATCH_CONTENT_HASH) && FALCON_X86_BATCH_CONTENT_HASH != 0xd67bac3046a301c5u
+#if defined(FALCON_X86_BATCH_CONTENT_HASH) && FALCON_X86_BATCH_CONTENT_HASH != 0xa34542a8c3e67a04u
 #error "falcon_x86_batch.h: another render of this kernel was included before this one"
 #endif
 #ifndef FALCON_X86_BATCH_H
@@ -17,7 +17,7 @@
 
 #include <stdint.h>
 
-#define FALCON_X86_BATCH_CONTENT_HASH 0xd67bac3046a301c5u
+#define FALCON_X86_BATCH_CONTENT_HASH 0xa34542a8c3e67a04u
 
 /**
  * falcon_x86_batch_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns, _native(x, ccs)
@@ -336,28 +336,36 @@ FALCON_X86_BATCH_X8_ATTR __m512i falcon_x86_batch_x8_word(uint64_t w) { return _
 FALCON_X86_BATCH_X8_ATTR __m512i falcon_x86_batch_x8_add(__m512i a, __m512i b) { return _mm512_add_epi64(a, b); }
 FALCON_X86_BATCH_X8_ATTR __m512i falcon_x86_batch_x8_sub(__m512i a, __m512i b) { return _mm512_sub_epi64(a, b); }
 
-FALCON_X86_BATCH_X8_ATTR __m512i falcon_x86_batch_x8_below(__m512i a, __m512i b) {
-    return _mm512_maskz_mov_epi64(_mm512_cmplt_epu64_mask(a, b), _mm512_set1_epi64(1));
+FALCON_X86_BATCH_X8_ATTR __m512i falcon_x86_batch_x8_add_below(__m512i x, __m512i a, __m512i b) {
+    return _mm512_mask_sub_epi64(x, _mm512_cmplt_epu64_mask(a, b), x, _mm512_set1_epi64(-1));
+}
+
+FALCON_X86_BATCH_X8_ATTR __m512i falcon_x86_batch_x8_sub_below(__m512i x, __m512i a, __m512i b) {
+    return _mm512_mask_add_epi64(x, _mm512_cmplt_epu64_mask(a, b), x, _mm512_set1_epi64(-1));
+}
+
+FALCON_X86_BATCH_X8_ATTR __m512i falcon_x86_batch_x8_high32(__m512i a) {
+    return _mm512_shuffle_epi32(a, (_MM_PERM_ENUM)0xB1);
 }
 
 FALCON_X86_BATCH_X8_ATTR void falcon_x86_batch_x8_mul(__m512i a, __m512i b, __m512i *hi, __m512i *lo) {
-    __m512i m32 = falcon_x86_batch_x8_word(UINT64_C(0xFFFFFFFF));
-    __m512i a1 = _mm512_srli_epi64(a, 32), b1 = _mm512_srli_epi64(b, 32);
+    __m512i low32 = falcon_x86_batch_x8_word(UINT64_C(0xFFFFFFFF));
+    __m512i a1 = falcon_x86_batch_x8_high32(a), b1 = falcon_x86_batch_x8_high32(b);
     __m512i ll = _mm512_mul_epu32(a, b), hl = _mm512_mul_epu32(a1, b);
     __m512i lh = _mm512_mul_epu32(a, b1), hh = _mm512_mul_epu32(a1, b1);
     __m512i t = _mm512_add_epi64(hl, _mm512_srli_epi64(ll, 32));
-    __m512i u = _mm512_add_epi64(lh, _mm512_and_si512(t, m32));
+    __m512i u = _mm512_add_epi64(lh, _mm512_and_si512(t, low32));
     *hi = _mm512_add_epi64(_mm512_add_epi64(hh, _mm512_srli_epi64(t, 32)), _mm512_srli_epi64(u, 32));
-    *lo = _mm512_or_si512(_mm512_slli_epi64(u, 32), _mm512_and_si512(ll, m32));
+    *lo = _mm512_mullo_epi64(a, b);
 }
 
 FALCON_X86_BATCH_X8_ATTR __m512i falcon_x86_batch_x8_mulhi(__m512i a, __m512i b) {
-    __m512i m32 = falcon_x86_batch_x8_word(UINT64_C(0xFFFFFFFF));
-    __m512i a1 = _mm512_srli_epi64(a, 32), b1 = _mm512_srli_epi64(b, 32);
+    __m512i low32 = falcon_x86_batch_x8_word(UINT64_C(0xFFFFFFFF));
+    __m512i a1 = falcon_x86_batch_x8_high32(a), b1 = falcon_x86_batch_x8_high32(b);
     __m512i ll = _mm512_mul_epu32(a, b), hl = _mm512_mul_epu32(a1, b);
     __m512i lh = _mm512_mul_epu32(a, b1), hh = _mm512_mul_epu32(a1, b1);
     __m512i t = _mm512_add_epi64(hl, _mm512_srli_epi64(ll, 32));
-    __m512i u = _mm512_add_epi64(lh, _mm512_and_si512(t, m32));
+    __m512i u = _mm512_add_epi64(lh, _mm512_and_si512(t, low32));
     return _mm512_add_epi64(_mm512_add_epi64(hh, _mm512_srli_epi64(t, 32)), _mm512_srli_epi64(u, 32));
 }
 
@@ -372,11 +380,11 @@ FALCON_X86_BATCH_X8_ATTR __m512i falcon_x86_batch_x8_kernel(__m512i z, __m512i C
     falcon_x86_batch_x8_mul(C, z, &czh, &czl);
     falcon_x86_batch_x8_mul(C, zh, &ph, &pl);
     __m512i m = falcon_x86_batch_x8_mulhi(C, zl);
-    __m512i sl = falcon_x86_batch_x8_add(pl, m), sh = falcon_x86_batch_x8_add(ph, falcon_x86_batch_x8_below(sl, m));
+    __m512i sl = falcon_x86_batch_x8_add(pl, m), sh = falcon_x86_batch_x8_add_below(ph, sl, m);
     __m512i c2h = _mm512_or_si512(_mm512_slli_epi64(czh, 1), _mm512_srli_epi64(czl, 63));
     __m512i c2l = _mm512_slli_epi64(czl, 1);
     __m512i dl = falcon_x86_batch_x8_sub(c2l, sl);
-    __m512i dh = falcon_x86_batch_x8_sub(falcon_x86_batch_x8_sub(c2h, sh), falcon_x86_batch_x8_below(c2l, sl));
+    __m512i dh = falcon_x86_batch_x8_sub_below(falcon_x86_batch_x8_sub(c2h, sh), c2l, sl);
     __m512i p0 = falcon_x86_batch_x8_sub(falcon_x86_batch_x8_word(UINT64_C(0xaaaaaaaaaaaa941e)), falcon_x86_batch_x8_mulhi(z, falcon_x86_batch_x8_word(UINT64_C(0x2aaaaaaaaaa6efbf))));
     __m512i p1 = falcon_x86_batch_x8_sub(falcon_x86_batch_x8_word(UINT64_C(0x088888888846e1ab)), falcon_x86_batch_x8_mulhi(z, falcon_x86_batch_x8_word(UINT64_C(0x016c16c169926640))));
     __m512i h0 = falcon_x86_batch_x8_add(p0, falcon_x86_batch_x8_mulhi(zh, p1));
@@ -401,7 +409,7 @@ FALCON_X86_BATCH_X8_ATTR __m512i falcon_x86_batch_x8_kernel(__m512i z, __m512i C
     __m512i al = _mm512_slli_epi64(et, 61);
     __m512i ah = _mm512_srai_epi64(et, 3);
     dl = falcon_x86_batch_x8_add(dl, al);
-    dh = falcon_x86_batch_x8_add(falcon_x86_batch_x8_add(dh, ah), falcon_x86_batch_x8_below(dl, al));
+    dh = falcon_x86_batch_x8_add_below(falcon_x86_batch_x8_add(dh, ah), dl, al);
     __m512i r = _mm512_srli_epi64(falcon_x86_batch_x8_add(dh, falcon_x86_batch_x8_word(5)), 1);
     return falcon_x86_batch_x8_sub(falcon_x86_batch_x8_add(C, falcon_x86_batch_x8_word(2)), r);
 }
@@ -461,29 +469,36 @@ FALCON_X86_BATCH_X4_ATTR __m256i falcon_x86_batch_x4_word(uint64_t w) { return _
 FALCON_X86_BATCH_X4_ATTR __m256i falcon_x86_batch_x4_add(__m256i a, __m256i b) { return _mm256_add_epi64(a, b); }
 FALCON_X86_BATCH_X4_ATTR __m256i falcon_x86_batch_x4_sub(__m256i a, __m256i b) { return _mm256_sub_epi64(a, b); }
 
-FALCON_X86_BATCH_X4_ATTR __m256i falcon_x86_batch_x4_below(__m256i a, __m256i b) {
+FALCON_X86_BATCH_X4_ATTR __m256i falcon_x86_batch_x4_add_below(__m256i x, __m256i a, __m256i b) {
     __m256i s = _mm256_set1_epi64x((long long)0x8000000000000000ull);
-    return _mm256_srli_epi64(_mm256_cmpgt_epi64(_mm256_xor_si256(b, s), _mm256_xor_si256(a, s)), 63);
+    return _mm256_sub_epi64(x, _mm256_cmpgt_epi64(_mm256_xor_si256(b, s), _mm256_xor_si256(a, s)));
 }
 
+FALCON_X86_BATCH_X4_ATTR __m256i falcon_x86_batch_x4_sub_below(__m256i x, __m256i a, __m256i b) {
+    __m256i s = _mm256_set1_epi64x((long long)0x8000000000000000ull);
+    return _mm256_add_epi64(x, _mm256_cmpgt_epi64(_mm256_xor_si256(b, s), _mm256_xor_si256(a, s)));
+}
+
+FALCON_X86_BATCH_X4_ATTR __m256i falcon_x86_batch_x4_high32(__m256i a) { return _mm256_shuffle_epi32(a, 0xB1); }
+
 FALCON_X86_BATCH_X4_ATTR void falcon_x86_batch_x4_mul(__m256i a, __m256i b, __m256i *hi, __m256i *lo) {
-    __m256i m32 = falcon_x86_batch_x4_word(UINT64_C(0xFFFFFFFF));
-    __m256i a1 = _mm256_srli_epi64(a, 32), b1 = _mm256_srli_epi64(b, 32);
+    __m256i low32 = falcon_x86_batch_x4_word(UINT64_C(0xFFFFFFFF));
+    __m256i a1 = falcon_x86_batch_x4_high32(a), b1 = falcon_x86_batch_x4_high32(b);
     __m256i ll = _mm256_mul_epu32(a, b), hl = _mm256_mul_epu32(a1, b);
     __m256i lh = _mm256_mul_epu32(a, b1), hh = _mm256_mul_epu32(a1, b1);
     __m256i t = _mm256_add_epi64(hl, _mm256_srli_epi64(ll, 32));
-    __m256i u = _mm256_add_epi64(lh, _mm256_and_si256(t, m32));
+    __m256i u = _mm256_add_epi64(lh, _mm256_and_si256(t, low32));
     *hi = _mm256_add_epi64(_mm256_add_epi64(hh, _mm256_srli_epi64(t, 32)), _mm256_srli_epi64(u, 32));
-    *lo = _mm256_or_si256(_mm256_slli_epi64(u, 32), _mm256_and_si256(ll, m32));
+    *lo = _mm256_or_si256(_mm256_slli_epi64(u, 32), _mm256_and_si256(ll, low32));
 }
 
 FALCON_X86_BATCH_X4_ATTR __m256i falcon_x86_batch_x4_mulhi(__m256i a, __m256i b) {
-    __m256i m32 = falcon_x86_batch_x4_word(UINT64_C(0xFFFFFFFF));
-    __m256i a1 = _mm256_srli_epi64(a, 32), b1 = _mm256_srli_epi64(b, 32);
+    __m256i low32 = falcon_x86_batch_x4_word(UINT64_C(0xFFFFFFFF));
+    __m256i a1 = falcon_x86_batch_x4_high32(a), b1 = falcon_x86_batch_x4_high32(b);
     __m256i ll = _mm256_mul_epu32(a, b), hl = _mm256_mul_epu32(a1, b);
     __m256i lh = _mm256_mul_epu32(a, b1), hh = _mm256_mul_epu32(a1, b1);
     __m256i t = _mm256_add_epi64(hl, _mm256_srli_epi64(ll, 32));
-    __m256i u = _mm256_add_epi64(lh, _mm256_and_si256(t, m32));
+    __m256i u = _mm256_add_epi64(lh, _mm256_and_si256(t, low32));
     return _mm256_add_epi64(_mm256_add_epi64(hh, _mm256_srli_epi64(t, 32)), _mm256_srli_epi64(u, 32));
 }
 
@@ -498,11 +513,11 @@ FALCON_X86_BATCH_X4_ATTR __m256i falcon_x86_batch_x4_kernel(__m256i z, __m256i C
     falcon_x86_batch_x4_mul(C, z, &czh, &czl);
     falcon_x86_batch_x4_mul(C, zh, &ph, &pl);
     __m256i m = falcon_x86_batch_x4_mulhi(C, zl);
-    __m256i sl = falcon_x86_batch_x4_add(pl, m), sh = falcon_x86_batch_x4_add(ph, falcon_x86_batch_x4_below(sl, m));
+    __m256i sl = falcon_x86_batch_x4_add(pl, m), sh = falcon_x86_batch_x4_add_below(ph, sl, m);
     __m256i c2h = _mm256_or_si256(_mm256_slli_epi64(czh, 1), _mm256_srli_epi64(czl, 63));
     __m256i c2l = _mm256_slli_epi64(czl, 1);
     __m256i dl = falcon_x86_batch_x4_sub(c2l, sl);
-    __m256i dh = falcon_x86_batch_x4_sub(falcon_x86_batch_x4_sub(c2h, sh), falcon_x86_batch_x4_below(c2l, sl));
+    __m256i dh = falcon_x86_batch_x4_sub_below(falcon_x86_batch_x4_sub(c2h, sh), c2l, sl);
     __m256i p0 = falcon_x86_batch_x4_sub(falcon_x86_batch_x4_word(UINT64_C(0xaaaaaaaaaaaa941e)), falcon_x86_batch_x4_mulhi(z, falcon_x86_batch_x4_word(UINT64_C(0x2aaaaaaaaaa6efbf))));
     __m256i p1 = falcon_x86_batch_x4_sub(falcon_x86_batch_x4_word(UINT64_C(0x088888888846e1ab)), falcon_x86_batch_x4_mulhi(z, falcon_x86_batch_x4_word(UINT64_C(0x016c16c169926640))));
     __m256i h0 = falcon_x86_batch_x4_add(p0, falcon_x86_batch_x4_mulhi(zh, p1));
@@ -528,7 +543,7 @@ FALCON_X86_BATCH_X4_ATTR __m256i falcon_x86_batch_x4_kernel(__m256i z, __m256i C
     __m256i ah = _mm256_or_si256(_mm256_srli_epi64(et, 3),
                                   _mm256_slli_epi64(_mm256_cmpgt_epi64(_mm256_setzero_si256(), et), 61));
     dl = falcon_x86_batch_x4_add(dl, al);
-    dh = falcon_x86_batch_x4_add(falcon_x86_batch_x4_add(dh, ah), falcon_x86_batch_x4_below(dl, al));
+    dh = falcon_x86_batch_x4_add_below(falcon_x86_batch_x4_add(dh, ah), dl, al);
     __m256i r = _mm256_srli_epi64(falcon_x86_batch_x4_add(dh, falcon_x86_batch_x4_word(5)), 1);
     return falcon_x86_batch_x4_sub(falcon_x86_batch_x4_add(C, falcon_x86_batch_x4_word(2)), r);
 }
