@@ -85,7 +85,9 @@ struct bench_variant {
  *
  * Chain (latency of one register-level call, LANES results): the table
  * index of call i+1 is (out ^ i) & mask rounded down to a multiple of
- * LANES, out being lane 0 of call i; the time is per call, not per lane.
+ * LANES, out being lane 0 of call i (every lane is stored and kept, by
+ * an empty asm with a memory clobber, so no lane's work is dropped as
+ * dead); the time is per call, not per lane.
  *
  * Batch (throughput per element): n elements as array calls on the input
  * tables (at most BENCH_TABLE = 1024 elements each, all in L1), the
@@ -101,6 +103,7 @@ struct bench_variant {
         for (i = 0; i < n; i++) {                                           \
             uint64_t j = (out ^ i) & BENCH_MASK & ~(uint64_t)((LANES) - 1); \
             VFN(r, xs + j, cs + j);                                         \
+            __asm__ volatile("" : : "r"(r) : "memory");                     \
             out = r[0];                                                     \
             BENCH_OPAQUE(out);                                              \
         }                                                                   \

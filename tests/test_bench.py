@@ -166,7 +166,8 @@ class Harness(unittest.TestCase):
         doc = json.loads(p.stdout)
         self.assertTrue(all(v > 0 for v in doc["calibration"]["add"] + doc["calibration"]["imul"]))
         names = [v["name"] for v in doc["variants"]]
-        self.assertEqual(names[:5], ["null", *REFS])
+        self.assertEqual(names[:5], ["null", *REFS[:4]])
+        self.assertLessEqual(set(REFS[4:]), set(names))
         for v in doc["variants"]:
             if v["available"]:
                 self.assertEqual(len(v["chain"]), 3, v["name"])
