@@ -29,11 +29,33 @@ static double from_bits(uint64_t b)
     return v;
 }
 
-enum { REF_PORTABLE, REF_INT128, REF_DOUBLE, REF_AVX2, REF_COUNT };
+enum { REF_PORTABLE, REF_INT128, REF_DOUBLE, REF_AVX2, REF_INT128_X4, REF_AVX2_X4, REF_COUNT };
 
 static const char *const ref_names[REF_COUNT] = {
-    "facct_portable", "facct_int128", "facct_double", "facct_avx2",
+    "facct_portable", "facct_int128", "facct_double", "facct_avx2", "facct_int128_x4", "facct_avx2_x4",
 };
+
+/* The four-lane references on one row: the row's input in lane `lane`,
+ * other inputs in the other lanes; the row's lane is returned. */
+static uint64_t lane_int128_x4(double x, double ccs, unsigned lane)
+{
+    double xs[4] = {0.1, 0.2, 0.3, 0.4}, cs[4] = {0.7, 0.8, 0.9, 0.95};
+    uint64_t out[4];
+    xs[lane] = x;
+    cs[lane] = ccs;
+    bench_ref_int128_x4(out, xs, cs);
+    return out[lane];
+}
+
+static uint64_t lane_avx2_x4(double x, double ccs, unsigned lane)
+{
+    double xs[4] = {0.1, 0.2, 0.3, 0.4}, cs[4] = {0.7, 0.8, 0.9, 0.95};
+    uint64_t out[4];
+    xs[lane] = x;
+    cs[lane] = ccs;
+    bench_ref_avx2_x4(out, xs, cs);
+    return out[lane];
+}
 
 int main(int argc, char **argv)
 {
@@ -87,10 +109,15 @@ int main(int argc, char **argv)
         got[REF_INT128] = bench_ref_int128(x, ccs);
         got[REF_DOUBLE] = bench_ref_double(x, ccs);
         got[REF_AVX2] = have_avx2 ? bench_ref_avx2(x, ccs) : want_avx;
+        /* The four-lane forms equal their scalar originals lane by lane. */
+        got[REF_INT128_X4] = lane_int128_x4(x, ccs, (unsigned)(rows % 4));
+        got[REF_AVX2_X4] = have_avx2 ? lane_avx2_x4(x, ccs, (unsigned)(rows % 4)) : want_dbl;
         want[REF_PORTABLE] = want_int;
         want[REF_INT128] = want_int;
         want[REF_DOUBLE] = want_dbl;
         want[REF_AVX2] = want_avx;
+        want[REF_INT128_X4] = want_int;
+        want[REF_AVX2_X4] = want_dbl;
         for (i = 0; i < REF_COUNT; i++) {
             if (broken != NULL && strcmp(broken, ref_names[i]) == 0) {
                 got[i] ^= 1;

@@ -6,8 +6,11 @@ Every named kernel folder GENERATED_DIR/<name> is read through kfolder; the
 64-bit ones (word_bits == 64) are benchmarked through their Falcon adaptors
 `<name>_fpr_expm_p63_native` (row `<name>`: every input defined, edge rules
 included) and `<name>_fpr_expm_p63_domain` (row `<name>/domain`: Falcon's
-own contract and conversions, like the references); the others are listed
-in a comment and skipped.
+own contract and conversions, like the references); a kernel rendered with
+batch forms (sidecar head.batch) also gets one row per instruction set,
+`<name>/batch-<isa>`, timing its array entry for that set per element and
+its register-level entry (`_native_x8`/`_x4`) per call (bench/loops.h,
+BENCH_DEFINE_ARRAY); the others are listed in a comment and skipped.
 The file is rewritten only when its content changes, so make does not
 rebuild the harness needlessly.
 """
@@ -28,6 +31,21 @@ REFERENCES: tuple[tuple[str, str, bool], ...] = (
     ("facct_avx2", "bench_ref_avx2", True),
 )
 
+# The batch references (bench/refs.h), timed like a kernel's batch rows:
+# (row name, register-level function, array function, lanes, needs AVX2).
+ARRAY_REFERENCES: tuple[tuple[str, str, str, int, bool], ...] = (
+    ("facct_int128_x4", "bench_ref_int128_x4", "bench_ref_int128_x4_array", 4, False),
+    ("facct_avx2_x4", "bench_ref_avx2_x4", "bench_ref_avx2_x4_array", 4, True),
+)
+
+# Per batch instruction set (gen/render/batch.py): lanes, the target
+# attribute, the CPU features the row needs, the intrinsics' prefix.
+BATCH_ISAS: dict[str, tuple[int, str, tuple[str, ...], str]] = {
+    "avx512": (8, "avx512f,avx512dq", ("avx512f", "avx512dq"), "_mm512"),
+    "avx2": (4, "avx2,fma", ("avx2", "fma"), "_mm256"),
+}
+BATCH_PREFIX = "/batch-"    # row name infix of a kernel's batch rows
+
 DOMAIN_SUFFIX = "/domain"   # row name suffix of a kernel's Falcon-domain adaptor
 
 
@@ -45,7 +63,7 @@ def render(kernels: list[Kernel]) -> str:
     """The registry's C source."""
     bench = [k for k in kernels if k.word_bits == 64]
     skipped = [k.name for k in kernels if k.word_bits != 64]
-    ref_names = {r[0] for r in REFERENCES}
+    ref_names = {r[0] for r in REFERENCES} | {r[0] for r in ARRAY_REFERENCES}
     for k in bench:
         if k.name in ref_names:
             raise RegistryError(f"kernel name {k.name!r} clashes with a reference row")
@@ -81,9 +99,51 @@ def render(kernels: list[Kernel]) -> str:
         lines.append(f"BENCH_DEFINE(d_{k.name}, {k.name}_fpr_expm_p63_domain, )")
         rows.append(f'    {{"{k.name}{DOMAIN_SUFFIX}", "kernel", bench_always, bench_chain_d_{k.name}, '
                     f'bench_batch_d_{k.name}}},')
+    for name, vfn, afn, lanes, avx2 in ARRAY_REFERENCES:
+        lines.append(f"BENCH_DEFINE_ARRAY(a_{name}, {afn}, {vfn}, {lanes}, {avx2_attr if avx2 else ''})")
+        rows.append(f'    {{"{name}", "reference", {"bench_has_avx2" if avx2 else "bench_always"}, '
+                    f'bench_chain_a_{name}, bench_batch_a_{name}}},')
+    for k in bench:
+        for isa in batch_isas(k):
+            lines += _batch_rows(k.name, isa)
+            rows.append(f'    {{"{k.name}{BATCH_PREFIX}{isa}", "kernel", bench_has_{k.name}_{isa}, '
+                        f'bench_chain_b_{k.name}_{isa}, bench_batch_b_{k.name}_{isa}}},')
     lines += ["", "const struct bench_variant bench_variants[] = {", *rows, "};"]
-    lines.append(f"const size_t bench_variant_count = {len(REFERENCES) + 2 * len(bench)};")
+    lines.append(f"const size_t bench_variant_count = {len(rows)};")
     return "\n".join(lines) + "\n"
+
+
+def batch_isas(k: Kernel) -> list[str]:
+    """The instruction sets of a kernel's batch forms (none for most)."""
+    isas = list((k.sidecar.get("head") or {}).get("batch") or ())
+    unknown = [i for i in isas if i not in BATCH_ISAS]
+    if unknown:
+        raise RegistryError(f"{k.name}: unknown batch instruction set {unknown[0]!r}")
+    return isas
+
+
+def chain_symbol(row: str) -> str:
+    """The chain loop's function of a kernel's batch row (for
+    bench/static_count.py): "k/batch-avx512" -> bench_chain_b_k_avx512."""
+    name, isa = row.split(BATCH_PREFIX)
+    return f"bench_chain_b_{name}_{isa}"
+
+
+def _batch_rows(name: str, isa: str) -> list[str]:
+    """The C of one batch row: its CPU check, its register-level wrapper
+    (loads, the native entry, a store) and its loops."""
+    lanes, target, features, p = BATCH_ISAS[isa]
+    attr = f'__attribute__((target("{target}")))'
+    check = " && ".join(f'__builtin_cpu_supports("{f}")' for f in features)
+    return [
+        f"static int bench_has_{name}_{isa}(void) {{ return {check}; }}",
+        f"{attr} static inline void bench_v_{name}_{isa}(uint64_t *out, const double *x, const double *c)",
+        "{",
+        f"    {p}_storeu_si{64 * lanes}((void *)out, {name}_fpr_expm_p63_native_x{lanes}({p}_loadu_pd(x), "
+        f"{p}_loadu_pd(c)));",
+        "}",
+        f"BENCH_DEFINE_ARRAY(b_{name}_{isa}, {name}_fpr_expm_p63_batch_{isa}, bench_v_{name}_{isa}, {lanes}, {attr})",
+    ]
 
 
 def main(argv: list[str]) -> int:

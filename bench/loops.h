@@ -78,6 +78,51 @@ struct bench_variant {
         return acc;                                                         \
     }
 
+/*
+ * BENCH_DEFINE_ARRAY(ID, AFN, VFN, LANES, ATTR) defines the two loops of a
+ * batch row: AFN(out, x, ccs, m) fills out[0..m) (an array entry), VFN(out,
+ * x, ccs) fills out[0..LANES) (one register-level call).
+ *
+ * Chain (latency of one register-level call, LANES results): the table
+ * index of call i+1 is (out ^ i) & mask rounded down to a multiple of
+ * LANES, out being lane 0 of call i (every lane is stored and kept, by
+ * an empty asm with a memory clobber, so no lane's work is dropped as
+ * dead); the time is per call, not per lane.
+ *
+ * Batch (throughput per element): n elements as array calls on the input
+ * tables (at most BENCH_TABLE = 1024 elements each, all in L1), the
+ * outputs stored to a table the compiler must assume is read (an empty
+ * asm with a memory clobber), so none is dead; the time is per element.
+ */
+#define BENCH_DEFINE_ARRAY(ID, AFN, VFN, LANES, ATTR)                       \
+    static uint64_t bench_out_##ID[BENCH_TABLE];                            \
+    ATTR __attribute__((noinline)) static uint64_t bench_chain_##ID(        \
+        const double *xs, const double *cs, uint64_t n, uint64_t seed)      \
+    {                                                                       \
+        uint64_t out = seed, i, r[LANES];                                   \
+        for (i = 0; i < n; i++) {                                           \
+            uint64_t j = (out ^ i) & BENCH_MASK & ~(uint64_t)((LANES) - 1); \
+            VFN(r, xs + j, cs + j);                                         \
+            __asm__ volatile("" : : "r"(r) : "memory");                     \
+            out = r[0];                                                     \
+            BENCH_OPAQUE(out);                                              \
+        }                                                                   \
+        return out;                                                         \
+    }                                                                       \
+    ATTR __attribute__((noinline)) static uint64_t bench_batch_##ID(        \
+        const double *xs, const double *cs, uint64_t n, uint64_t seed)      \
+    {                                                                       \
+        uint64_t done = 0;                                                  \
+        while (done < n) {                                                  \
+            uint64_t j = done & BENCH_MASK, m = BENCH_TABLE - j;            \
+            m = m < n - done ? m : n - done;                                \
+            AFN(bench_out_##ID + j, xs + j, cs + j, (size_t)m);             \
+            done += m;                                                      \
+        }                                                                   \
+        __asm__ volatile("" : : "r"(bench_out_##ID) : "memory");            \
+        return seed + bench_out_##ID[0];                                    \
+    }
+
 /* The registry, defined in the generated registry.c. */
 extern const struct bench_variant bench_variants[];
 extern const size_t bench_variant_count;

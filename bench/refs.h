@@ -24,6 +24,7 @@
 #ifndef BENCH_REFS_H
 #define BENCH_REFS_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -190,6 +191,99 @@ static inline uint64_t bench_ref_avx2(double x, double ccs)
     double y = 1.0 + lo + hi;
     y *= ccs;
     return (uint64_t)(int64_t)(y * BENCH_TWO63);
+}
+#endif
+
+/* ---- facct_int128_x4: four facct_int128 calls interleaved ----------------
+ * What a vectorized signer does today with the scalar reference: four
+ * independent evaluations written in lockstep, so each Horner step issues
+ * four independent 64x64->128 products.  Every lane is bench_ref_int128
+ * bit for bit (the same operations on its own inputs). */
+static inline void bench_ref_int128_x4(uint64_t *out, const double *x, const double *ccs)
+{
+    uint64_t z[4], w[4], y[4];
+    int i, l;
+    /* Unrolled, so the twelve steps of the four lanes are straight-line
+     * code with every word in a register, as a hand-interleaved signer has. */
+#pragma GCC unroll 4
+    for (l = 0; l < 4; l++) {
+        z[l] = bench_trunc_2p63_native(x[l]) << 1;
+        w[l] = bench_trunc_2p63_native(ccs[l]) << 1;
+        y[l] = facct_ref_c[0];
+    }
+#pragma GCC unroll 12
+    for (i = 1; i < 13; i++) {
+#pragma GCC unroll 4
+        for (l = 0; l < 4; l++) {
+            y[l] = facct_ref_c[i] - bench_mulhi_u128(z[l], y[l]);
+        }
+    }
+#pragma GCC unroll 4
+    for (l = 0; l < 4; l++) {
+        out[l] = bench_mulhi_u128(w[l], y[l]);
+    }
+}
+
+/* out[i] for i < n: groups of four, the last n mod 4 one by one. */
+static inline void bench_ref_int128_x4_array(uint64_t *out, const double *x, const double *ccs, size_t n)
+{
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        bench_ref_int128_x4(out + i, x + i, ccs + i);
+    }
+    for (; i < n; i++) {
+        out[i] = bench_ref_int128(x[i], ccs[i]);
+    }
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+/* ---- facct_avx2_x4: facct_double's Horner over four lanes ---------------
+ * The 13-term binary64 Horner of facct_double, y = d[k] - y x, one lane
+ * per input (mul and sub rounded separately, no FMA, as facct_double),
+ * then y ccs and y 2^63 (exact), truncated to an integer.  AVX2 has no
+ * double -> int64 conversion: v = m 2^(e - 1075) with m the significand
+ * (implicit bit included), so trunc(v) = m << (e - 1075) or m >> (1075 -
+ * e), whichever count lies in 0..63 (VPSLLVQ/VPSRLVQ give 0 for the
+ * other); for 0 <= v <= 2^63 that is CVTTSD2SI's result, 2^63 included.
+ * So every lane equals bench_ref_double bit for bit, and its accuracy is
+ * facct_double's: 4625.6 units of 2^-63 at most (2^-50.8, FACCT.md). */
+__attribute__((target("avx2,fma")))
+static inline __m256i bench_avx2_trunc_u64(__m256d v)
+{
+    __m256i b = _mm256_castpd_si256(v);
+    __m256i e = _mm256_srli_epi64(b, 52);
+    __m256i m = _mm256_or_si256(_mm256_and_si256(b, _mm256_set1_epi64x(0xFFFFFFFFFFFFFll)),
+                                _mm256_set1_epi64x(0x10000000000000ll));
+    __m256i k = _mm256_set1_epi64x(1075);
+    return _mm256_or_si256(_mm256_sllv_epi64(m, _mm256_sub_epi64(e, k)),
+                           _mm256_srlv_epi64(m, _mm256_sub_epi64(k, e)));
+}
+
+__attribute__((target("avx2,fma")))
+static inline void bench_ref_avx2_x4(uint64_t *out, const double *x, const double *ccs)
+{
+    __m256d vx = _mm256_loadu_pd(x);
+    __m256d y = _mm256_set1_pd(bench_facct_d[12]);
+    int k;
+#pragma GCC unroll 12
+    for (k = 11; k >= 0; k--) {
+        y = _mm256_sub_pd(_mm256_set1_pd(bench_facct_d[k]), _mm256_mul_pd(y, vx));
+    }
+    y = _mm256_mul_pd(y, _mm256_loadu_pd(ccs));
+    _mm256_storeu_si256((__m256i *)(void *)out,
+                        bench_avx2_trunc_u64(_mm256_mul_pd(y, _mm256_set1_pd(BENCH_TWO63))));
+}
+
+__attribute__((target("avx2,fma")))
+static inline void bench_ref_avx2_x4_array(uint64_t *out, const double *x, const double *ccs, size_t n)
+{
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        bench_ref_avx2_x4(out + i, x + i, ccs + i);
+    }
+    for (; i < n; i++) {
+        out[i] = bench_ref_double(x[i], ccs[i]);
+    }
 }
 #endif
 

@@ -26,6 +26,17 @@ _SPECS_64 = (("eval", KIND_Z64), ("expm_p63", KIND_ZW64), ("fpr_expm_p63", KIND_
              ("fpr_expm_p63_native", KIND_DBL), ("fpr_expm_p63_domain", KIND_DBL))
 _SPECS_32 = (("eval", KIND_Z32),)
 
+# The batch forms of a kernel rendered with them (sidecar head.batch,
+# templates/falcon/batch.h.j2): per instruction set, its lanes, the target
+# attribute its wrappers need and the CPU features that must be present.
+BATCH_ISAS: dict[str, tuple[int, str, tuple[str, ...]]] = {
+    "avx512": (8, "avx512f,avx512dq", ("avx512f", "avx512dq")),
+    "avx2": (4, "avx2,fma", ("avx2", "fma")),
+}
+# valgrind executes no AVX-512 instruction: those entries get the scan and
+# the t-test only (docs/constant-time.md).
+VALGRIND_ISAS = ("", "avx2")
+
 
 class KernelError(Exception):
     """A kernel folder or sidecar that the checks cannot use."""
@@ -36,8 +47,23 @@ class Entry:
     """One ABI entry point of one kernel, as wrapped for the harnesses."""
 
     kernel: str
-    suffix: str  # "eval", "expm_p63", "fpr_expm_p63", "fpr_expm_p63_native"
+    suffix: str  # "eval", "expm_p63", "fpr_expm_p63", "fpr_expm_p63_native", ...
     kind: str
+    isa: str = ""   # a batch entry's instruction set ("avx512", "avx2"); "" for scalar code
+
+    @property
+    def lanes(self) -> int:
+        """Elements per call of a batch entry (1 for the scalar fallback)."""
+        return BATCH_ISAS[self.isa][0] if self.isa else 1
+
+    @property
+    def is_batch(self) -> bool:
+        return "batch" in self.suffix or self.suffix.startswith("expm_p63_x")
+
+    @property
+    def valgrind_runs(self) -> bool:
+        """Whether memcheck can execute this entry (not AVX-512)."""
+        return self.isa in VALGRIND_ISAS
 
     @property
     def name(self) -> str:
@@ -63,7 +89,39 @@ def load_kernel(gen_dir: Path, name: str) -> Kernel:
     return kfolder.load(gen_dir, name, adaptors_for_64bit=True)
 
 
+def cpu_has(isa: str) -> bool:
+    """Whether this CPU (Linux /proc/cpuinfo) runs the batch entries of
+    `isa` ("" for scalar code: always)."""
+    if not isa:
+        return True
+    try:
+        text = Path("/proc/cpuinfo").read_text()
+    except OSError:
+        return False
+    flags = next((line.split(":", 1)[1].split() for line in text.splitlines() if line.startswith("flags")), [])
+    return all(f in flags for f in BATCH_ISAS[isa][2])
+
+
+def batch_isas(kernel: Kernel) -> list[str]:
+    """The instruction sets of the kernel's batch forms (none for most)."""
+    isas = list((kernel.sidecar.get("head") or {}).get("batch") or ())
+    unknown = [i for i in isas if i not in BATCH_ISAS]
+    if unknown:
+        raise KernelError(f"{kernel.name}: unknown batch instruction set {unknown[0]!r}")
+    return isas
+
+
 def entries(kernel: Kernel) -> tuple[Entry, ...]:
-    """The entry points the harnesses wrap for `kernel`."""
+    """The entry points the harnesses wrap for `kernel`: its scalar ones,
+    then for a kernel with batch forms the array path of each instruction
+    set (called on one full register), its register-level entry, and the
+    scalar fallback of the array entry (called on one element)."""
     specs = _SPECS_64 if kernel.word_bits == 64 else _SPECS_32
-    return tuple(Entry(kernel.name, suffix, kind) for suffix, kind in specs)
+    out = [Entry(kernel.name, suffix, kind) for suffix, kind in specs]
+    isas = batch_isas(kernel)
+    for isa in isas:
+        out.append(Entry(kernel.name, f"fpr_expm_p63_batch_{isa}", KIND_DBL, isa))
+        out.append(Entry(kernel.name, f"expm_p63_x{BATCH_ISAS[isa][0]}", KIND_DBL, isa))
+    if isas:
+        out.append(Entry(kernel.name, "fpr_expm_p63_batch_scalar", KIND_DBL))
+    return tuple(out)

@@ -34,6 +34,7 @@ class EntryEvidence:
             "entry": self.name,
             "checks_pass": self.passes(),
             "valgrind_reports": self.taint.reports,
+            "valgrind_ran": self.taint.ran,
             "valgrind_occurrences": self.taint.occurrences,
             "valgrind_kinds": self.taint.kinds,
             "valgrind_other": self.taint.other,
@@ -70,6 +71,10 @@ def kernel_summary(kernel: Kernel, entries: list[EntryEvidence]) -> dict[str, ob
     if kernel.table_access == "direct":
         notes.append("sidecar declares a secret-indexed table (table_access=direct): "
                      "not constant-time on CPUs with a data cache")
+    not_run = [e.name for e in entries if not e.taint.ran]
+    if not_run:
+        notes.append(f"valgrind executes no AVX-512: memcheck not run on {', '.join(not_run)} "
+                     "(covered by the binary scan and the t-test; docs/constant-time.md)")
     if kernel.word_bits == 32:
         notes.append("32-bit kernel checked as compiled for x86-64 only; Cortex-M3 "
                      "timing (UMULL early termination, flash wait states) is not covered")

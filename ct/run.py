@@ -15,11 +15,11 @@ from pathlib import Path
 
 import kfolder
 from ct.build import BuildError, Toolchain, build_all
-from ct.kernels import Kernel, KernelError, entries, load_kernel
+from ct.kernels import Kernel, KernelError, cpu_has, entries, load_kernel
 from ct.report import EntryEvidence, judge_controls, kernel_summary, table
 from ct.controls.render import NAMES, render_controls
 from ct.scan import scan_function
-from ct.taint import TaintError, run_memcheck
+from ct.taint import TaintError, TaintResult, run_memcheck
 from ct.ttest import T_THRESHOLD, TTestError, TTestResult, run_ttest, run_with_retry
 from toolkit import provenance
 from toolkit.disasm.x86 import objdump, parse_objdump
@@ -77,15 +77,23 @@ def run(a: argparse.Namespace) -> int:
     evidence: dict[str, list[EntryEvidence]] = {}
     for k in kernels:
         funcs = parse_objdump(objdump(built.objects[k.name]))
-        taint = run_memcheck(built.taint, {e.wrapper: e.name for e in entries(k)},
+        # Batch entries of an instruction set this CPU lacks cannot run: they
+        # are left out (and named); valgrind runs no AVX-512 entry.
+        runnable = [e for e in entries(k) if cpu_has(e.isa)]
+        skipped = [e.name for e in entries(k) if not cpu_has(e.isa)]
+        if skipped:
+            print(f"  {k.name}: this CPU cannot run {', '.join(skipped)}: not checked", flush=True)
+        taint = run_memcheck(built.taint, {e.wrapper: e.name for e in runnable if e.valgrind_runs},
                              a.taint_calls, a.build_dir / f"memcheck_{k.name}.xml")
+        taint.update({e.name: TaintResult(ran=False) for e in runnable if not e.valgrind_runs})
         evidence[k.name] = []
-        for e in entries(k):
+        for e in runnable:
             if e.wrapper not in funcs:
                 raise BuildError(f"wrapper {e.wrapper} not found in {built.objects[k.name]}")
             t, history = run_with_retry(built.ttest, e.name, a.ttest_n, a.seed)
             evidence[k.name].append(EntryEvidence(e.name, e.is_native, taint[e.name], t, history,
-                                                  scan_function(funcs, e.wrapper, e.is_native or k.uses_float)))
+                                                  scan_function(funcs, e.wrapper, e.is_native or k.uses_float,
+                                                                simd=e.is_batch)))
         print(f"  {k.name}: done", flush=True)
     controls_t.append(_control_ttest(built.ttest, a.ttest_control, a.control_n, a.seed + 1))
 

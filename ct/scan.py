@@ -52,6 +52,32 @@ NATIVE_FP_ALLOWED = frozenset({
     "movddup", "punpcklqdq", "pcmpgtq", "pand", "roundsd",
 })
 
+# The SIMD instructions the batch forms may use besides those (mnemonics
+# without their VEX/EVEX "v"), all of fixed latency whatever their
+# operands on x86-64: 64-bit lane add/subtract, logic (AND/OR/XOR,
+# VPTERNLOG), constant shifts and the variable shifts VPSLLVQ/VPSRLVQ
+# (their count is a secret in the AVX2 conversion; fixed latency on Intel
+# since Haswell and AMD since Zen), VPSHUFD, the exact 32x32 -> 64-bit
+# product VPMULUDQ and VPMULLQ (AVX-512DQ), compares into masks or
+# vectors, broadcasts and register moves, packed binary64 multiply,
+# add, subtract, FMA, min/max, round-to-integer and the truncating
+# conversion VCVTTPD2QQ (operands never subnormal: the same values as the
+# scalar adaptor's, proven), and VZEROUPPER.  Not allowed: gathers and
+# scatters (a secret index), masked loads or stores (their mask comes from
+# n, but none is needed on a full register), divisions and square roots.
+BATCH_SIMD_ALLOWED = frozenset({
+    "paddq", "psubq", "pand", "pandd", "pandq", "pandn", "pandnd", "pandnq",
+    "por", "pord", "porq", "pxor", "pxord", "pxorq", "pternlogd", "pternlogq",
+    "psrlq", "psllq", "psraq", "psrlvq", "psllvq", "pshufd",
+    "pmuludq", "pmullq",
+    "pcmpgtq", "pcmpnleq", "pcmpltq", "pcmpltuq", "pcmpnleuq", "pcmpnltuq", "pcmpleuq",
+    "broadcastsd", "pbroadcastq", "movdqa", "movdqa32", "movdqa64", "movdqu", "movdqu64",
+    "mulpd", "addpd", "subpd", "fmadd132pd", "fmadd213pd", "fmadd231pd", "maxpd", "minpd",
+    "andpd", "xorpd", "rndscalepd", "roundpd", "cvttpd2qq",
+    "zeroupper", "extracti128", "extracti64x4",
+})
+
+
 @dataclass
 class Counts:
     """What the scan found in one entry point."""
@@ -149,8 +175,9 @@ class _Taint:
             self.flags = t
 
 
-def scan_function(funcs: dict[str, list[Insn]], name: str, native: bool) -> Counts:
-    """Counts for one entry wrapper, following calls inside the object."""
+def scan_function(funcs: dict[str, list[Insn]], name: str, native: bool, simd: bool = False) -> Counts:
+    """Counts for one entry wrapper, following calls inside the object;
+    `simd` (a batch entry) also allows BATCH_SIMD_ALLOWED."""
     args = ("xmm0", "xmm1") if native else ("rdi", "rsi")
     code = _reachable(funcs, name)
     branchy = any(x86.is_cond_branch(i) for _, i in code)
@@ -163,8 +190,9 @@ def scan_function(funcs: dict[str, list[Insn]], name: str, native: bool) -> Coun
             if before == (taint.regs, taint.slots):
                 break
     c = Counts()
+    allowed = (NATIVE_FP_ALLOWED | BATCH_SIMD_ALLOWED if simd else NATIVE_FP_ALLOWED) if native else frozenset()
     for fname, insn in code:
-        _count(insn, funcs, fname, native, taint, c)
+        _count(insn, funcs, fname, allowed, taint, c)
     return c
 
 
@@ -185,7 +213,7 @@ def _reachable(funcs: dict[str, list[Insn]], name: str) -> list[tuple[str, Insn]
     return code
 
 
-def _count(insn: Insn, funcs: dict[str, list[Insn]], fname: str, native: bool,
+def _count(insn: Insn, funcs: dict[str, list[Insn]], fname: str, allowed: frozenset[str],
            taint: _Taint, c: Counts) -> None:
     m = insn.mnemonic
     if m.startswith(("nop", "endbr", "ret", "int3", "ud2")):
@@ -205,7 +233,7 @@ def _count(insn: Insn, funcs: dict[str, list[Insn]], fname: str, native: bool,
         c.findings.append(f"division    {note}")
     if x86.is_fp(insn):
         c.fp_insns += 1
-        if not native or m.lstrip("v") not in NATIVE_FP_ALLOWED:
+        if m.lstrip("v") not in allowed:
             c.fp_disallowed += 1
             c.findings.append(f"fp          {note}")
     if not m.startswith("lea"):

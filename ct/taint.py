@@ -29,6 +29,7 @@ class TaintResult:
     occurrences: int = 0      # how many times they fired in total
     kinds: dict[str, int] = field(default_factory=dict)
     other: int = 0            # distinct errors of any other kind
+    ran: bool = True          # False: memcheck cannot execute this entry (AVX-512)
 
 
 class TaintError(Exception):

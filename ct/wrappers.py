@@ -3,7 +3,7 @@ registry through which the harnesses call them."""
 
 from __future__ import annotations
 
-from ct.kernels import KIND_DBL, KIND_Z32, Entry, Kernel, entries
+from ct.kernels import BATCH_ISAS, KIND_DBL, KIND_Z32, Entry, Kernel, entries
 
 _PROLOGUE = """\
 /* Rendered by ct/wrappers.py for kernel {kernel}: one non-inlined wrapper per
@@ -14,6 +14,7 @@ _PROLOGUE = """\
  * point is too large to be inlined (memcheck's reports are attributed to
  * the wrapper found in their stack). */
 #include <stdint.h>
+#include <immintrin.h>
 {includes}
 #if defined(__clang__)
 #define CT_WRAP __attribute__((noinline, used))
@@ -24,7 +25,27 @@ _PROLOGUE = """\
 """
 
 
+def _batch_wrapper(entry: Entry) -> str:
+    """A batch entry called on one secret pair: the array paths on `lanes`
+    copies of it (one full register, so no tail code), the register-level
+    entry on a broadcast; lane 0 of the result is returned."""
+    lanes = entry.lanes
+    attr = f'__attribute__((target("{BATCH_ISAS[entry.isa][1]}"))) ' if entry.isa else ""
+    head = f"CT_WRAP {attr}uint64_t {entry.wrapper}(double a, double b)"
+    if entry.suffix.startswith("expm_p63_x"):
+        p = "_mm512" if lanes == 8 else "_mm256"
+        body = (f"    return (uint64_t)_mm_cvtsi128_si64({p}_castsi{64 * lanes}_si128("
+                f"{entry.name}({p}_set1_pd(a), {p}_set1_pd(b))));\n")
+    else:
+        body = (f"    double x[{lanes}], c[{lanes}];\n    uint64_t out[{lanes}];\n    int i;\n"
+                f"    for (i = 0; i < {lanes}; i++) {{\n        x[i] = a;\n        c[i] = b;\n    }}\n"
+                f"    {entry.name}(out, x, c, {lanes});\n    return out[0];\n")
+    return f"{head};\n{head}\n{{\n{body}}}\n\n"
+
+
 def _wrapper(entry: Entry) -> str:
+    if entry.is_batch:
+        return _batch_wrapper(entry)
     if entry.kind == KIND_DBL:
         return (f"CT_WRAP uint64_t {entry.wrapper}(double a, double b);\n"
                 f"CT_WRAP uint64_t {entry.wrapper}(double a, double b)\n"

@@ -223,9 +223,41 @@ def c_double(value: Fraction) -> str:
     return text
 
 
+class Syntax:
+    """How one operation of the straight-line programs (:func:`tail_lines`,
+    :func:`head_middle`) is written in C.  This one writes scalar C; the
+    batch forms (gen/render/batch.py) subclass it to write the same
+    operation, in the same order, on SIMD registers, so that the scalar and
+    the SIMD code are two renderings of one operation list."""
+
+    def fma(self, macro: str, a: str, b: str, c: str) -> str:
+        return f"{macro}({a}, {b}, {c})"
+
+    def binop(self, kind: str, a: str, b: str) -> str:
+        return f" {dict(mul='*', add='+', sub='-')[kind]} ".join((a, b))
+
+    def rounded(self, function: str, text: str) -> str:
+        return f"{function}({text})"
+
+    def double(self, literal: str) -> str:
+        return literal
+
+    def word(self, value: int) -> str:
+        return f"UINT64_C(0x{value:016x})"
+
+    def mulhi(self, a: str, b: str) -> str:
+        return f"fxp_mulhi64({a}, {b})"
+
+    def words(self, kind: str, a: str, b: str) -> str:
+        return f"{a} {'+' if kind == 'add' else '-'} {b}"
+
+
+SCALAR = Syntax()
+
+
 def tail_lines(ops: Sequence[Op], coeffs: Sequence[Fraction], inputs: Sequence[str] = (),
                prefix: str = "f", fma: str = "FXP_FMA", v: str = "v", c: str = "c",
-               rounded: str | None = None) -> list[tuple[str, str, str]]:
+               rounded: str | None = None, syntax: Syntax = SCALAR) -> list[tuple[str, str, str]]:
     """(name, expression, comment) per operation after the inputs, one
     binary64 operation per statement (an "fma" one call of ``fma``, a fused
     multiply-add: one rounding); ``inputs`` names the extra inputs.
@@ -246,16 +278,16 @@ def tail_lines(ops: Sequence[Op], coeffs: Sequence[Fraction], inputs: Sequence[s
         elif op.kind == "in":
             names.append(inputs[op.index])
         elif op.kind == "coef":
-            names.append(c_double(coeffs[op.index]))
+            names.append(syntax.double(c_double(coeffs[op.index])))
         else:
             name = f"{prefix}{n}"
             args = [names[a] for a in op.args]
             if op.kind == "fma":
-                text = f"{fma}({args[0]}, {args[1]}, {args[2]})"
+                text = syntax.fma(fma, args[0], args[1], args[2])
             else:
-                text = f" {dict(mul='*', add='+', sub='-')[op.kind]} ".join(args)
+                text = syntax.binop(op.kind, args[0], args[1])
                 if rounded and op.kind == "mul" and n in summed:
-                    text = f"{rounded}({text})"
+                    text = syntax.rounded(rounded, text)
             out.append((name, text, op.label))
             names.append(name)
     return out
@@ -307,26 +339,27 @@ def to_mpfr_c(node: expr.Node, function_name: str) -> str:
 
 
 
-def _signed_sum(a: str, sa: int, b: str, sb: int, sign: int) -> str:
+def _signed_sum(a: str, sa: int, b: str, sb: int, sign: int, syntax: Syntax = SCALAR) -> str:
     """The word of sign * (sa * a + sb * b), a and b words (magnitudes)."""
     terms = sorted(((sign * sa, a), (sign * sb, b)), key=lambda t: -t[0])
     if terms[0][0] < 0:
         raise GenError("form head: internal error, a middle word would be negative")
-    return f"{terms[0][1]} {'+' if terms[1][0] > 0 else '-'} {terms[1][1]}"
+    return syntax.words("add" if terms[1][0] > 0 else "sub", terms[0][1], terms[1][1])
 
 
-def head_middle(plan: "HeadPlan") -> list[tuple[str, str, str]]:
+def head_middle(plan: "HeadPlan", syntax: Syntax = SCALAR) -> list[tuple[str, str, str]]:
     """(name, expression, comment) of the middle of form "head": the pairs
     n_2i + n_2i+1 x, then Horner's scheme in x^2 (zh); every word at scale
     2^s, so no alignment shift is needed; the last line is m."""
-    words = [f"UINT64_C(0x{w:016x})" for w in plan.mid_words]
+    words = [syntax.word(w) for w in plan.mid_words]
     sg = plan.mid_signs
     lines = []
     pairs = []
     mult = "zh" if plan.step == 2 else "z"
     for p, i in enumerate(range(0, len(words), plan.step)):
         if plan.step == 2 and i + 1 < len(words):
-            text = _signed_sum(words[i], sg[i], f"fxp_mulhi64(z, {words[i + 1]})", sg[i + 1], plan.pair_signs[p])
+            text = _signed_sum(words[i], sg[i], syntax.mulhi("z", words[i + 1]), sg[i + 1], plan.pair_signs[p],
+                               syntax)
         else:
             text = words[i]
         lines.append((f"p{p}", text, f"|n{i} + n{i + 1} x| 2^{plan.mid_scale}" if plan.step == 2 and i + 1 < len(words)
@@ -334,8 +367,8 @@ def head_middle(plan: "HeadPlan") -> list[tuple[str, str, str]]:
         pairs.append(f"p{p}")
     acc = pairs[-1]
     for p in range(len(pairs) - 2, -1, -1):
-        text = _signed_sum(pairs[p], plan.pair_signs[p], f"fxp_mulhi64({mult}, {acc})", plan.acc_signs[p + 1],
-                           plan.acc_signs[p])
+        text = _signed_sum(pairs[p], plan.pair_signs[p], syntax.mulhi(mult, acc), plan.acc_signs[p + 1],
+                           plan.acc_signs[p], syntax)
         lines.append((f"h{p}", text, f"accumulator {p} (Horner in {'x^2' if plan.step == 2 else 'x'}), "
                                      f"2^{plan.mid_scale}"))
         acc = f"h{p}"

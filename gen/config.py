@@ -28,8 +28,12 @@ TOP_KEYS = {
     "remez_max_iterations", "coefficient_scales", "max_abs_error_log2",
     "table_access", "segments", "coefficients", "evaluation", "form", "reoptimize", "wide",
     "float_tail", "multiplier", "truncation_budget_log2", "table_placement", "pad_table",
-    "exact_head", "fma", "conversion_remainder",
+    "exact_head", "fma", "conversion_remainder", "batch",
 }
+# The SIMD instruction sets a form = "head" kernel can be rendered for
+# (config key ``batch``, docs/config.md): "avx512" needs AVX-512F and
+# AVX-512DQ, "avx2" needs AVX2 and FMA.
+BATCH_ISAS = ("avx512", "avx2")
 MULTIPLIERS = ("auto", "umull", "mul16", "truncated", "umaal")
 MAX_CONFIG_BYTES = 1 << 20       # a config is a few hundred bytes; anything near this is a mistake
 MAX_DESCRIPTION = 120            # characters: the description is one line of each header's banner
@@ -66,6 +70,7 @@ class HeadOptions:
     exact_head: int
     fma: bool
     conversion_remainder: bool
+    batch: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -136,6 +141,7 @@ class KernelConfig:
             **({"pad_table": True} if self.pad_table else {}),
             **({"exact_head": self.head.exact_head, "fma": self.head.fma,
                 "conversion_remainder": self.head.conversion_remainder} if self.head else {}),
+            **({"batch": list(self.head.batch)} if self.head and self.head.batch else {}),
         }
 
 
@@ -261,7 +267,7 @@ def _head(raw: dict[str, Any], form: str, word_bits: int, scale_bits: int, degre
           float_tail: Optional[int], fitting: dict[str, Any], multiplier: str,
           explicit: Optional["ExplicitCoefficients"]) -> Optional[HeadOptions]:
     """The keys of form = "head", and what the form needs from the others."""
-    keys = [k for k in ("exact_head", "fma", "conversion_remainder") if k in raw]
+    keys = [k for k in ("exact_head", "fma", "conversion_remainder", "batch") if k in raw]
     if form != "head":
         if keys:
             raise GenError(f"{keys[0]}: only with form = 'head'")
@@ -277,7 +283,30 @@ def _head(raw: dict[str, Any], form: str, word_bits: int, scale_bits: int, degre
                        "reoptimize, coefficient_scales and [coefficients]")
     if fitting["error"] != "absolute":
         raise GenError("error: form 'head' fits the absolute error")
-    return HeadOptions(exact_head, _flag(raw, "fma", True), _flag(raw, "conversion_remainder", True))
+    fma, remainders = _flag(raw, "fma", True), _flag(raw, "conversion_remainder", True)
+    return HeadOptions(exact_head, fma, remainders, _batch(raw, exact_head, fma, remainders))
+
+
+def _batch(raw: dict[str, Any], exact_head: int, fma: bool, remainders: bool) -> tuple[str, ...]:
+    """The ``batch`` key of form = "head": the SIMD instruction sets to
+    render the batch forms for (docs/config.md), each named once.  The
+    batch code mirrors the scalar code operation by operation; it is
+    rendered (and tested bit for bit) for the head form with exact_head = 3,
+    fma = true and conversion_remainder = true only."""
+    if "batch" not in raw:
+        return ()
+    value = raw["batch"]
+    if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
+        raise GenError(f"batch: expected a non-empty list of instruction-set names "
+                       f"({', '.join(BATCH_ISAS)}), got {value!r}")
+    unknown = [v for v in value if v not in BATCH_ISAS]
+    if unknown:
+        raise GenError(f"batch: {unknown[0]!r} is not a known instruction set ({', '.join(BATCH_ISAS)})")
+    if len(set(value)) != len(value):
+        raise GenError(f"batch: {value!r} names an instruction set twice")
+    if exact_head != 3 or not fma or not remainders:
+        raise GenError("batch: needs exact_head = 3, fma = true and conversion_remainder = true")
+    return tuple(value)
 
 
 def _identity(raw: dict[str, Any]) -> tuple[str, str]:

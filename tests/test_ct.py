@@ -64,6 +64,12 @@ LISTING = """
   89:\tdivsd  %xmm1,%xmm0
   8d:\tret
 
+0000000000000088 <f_simd>:
+  88:\tvpmuludq %zmm1,%zmm0,%zmm2
+  8c:\tvfmadd132pd %zmm1,%zmm0,%zmm2
+  8d:\tvpgatherqq (%rax,%zmm1,8),%zmm3{%k1}
+  8e:\tret
+
 0000000000000090 <f_paths>:
   90:\tmov    %rdi,%rcx
   93:\ttest   %rsi,%rsi
@@ -109,6 +115,16 @@ class TestScanParser(unittest.TestCase):
     def test_native_allowed_list(self) -> None:
         c = scan_function(self.funcs, "f_native", native=True)
         self.assertEqual((c.fp_insns, c.fp_disallowed, c.divisions), (3, 1, 1))
+
+    def test_batch_allowed_list(self) -> None:
+        # The batch entries' SIMD list allows the product and the FMA; a
+        # gather is refused twice (not listed, and a vector-indexed address),
+        # and a scalar native entry allows neither.
+        c = scan_function(self.funcs, "f_simd", native=True, simd=True)
+        self.assertEqual((c.fp_insns, c.fp_disallowed, c.indexed_mem), (3, 1, 1))
+        self.assertIn("vpgatherqq", " ".join(c.findings))
+        c = scan_function(self.funcs, "f_simd", native=True)
+        self.assertEqual(c.fp_disallowed, 3)
 
     def test_secret_address_on_one_path_only(self) -> None:
         c = scan_function(self.funcs, "f_paths", native=False)

@@ -17,6 +17,7 @@ from ..head_kernel import HeadKernel
 from ..head_model import LN2_DOWN, TAIL_X_MIN, bits
 from ..proof.head import polynomial
 from . import banner
+from . import batch as batch_forms
 
 ISA_FMA = ["fma"]
 
@@ -105,6 +106,7 @@ def context(k: HeadKernel, out_dir: str) -> dict[str, Any]:
         "tail_lines": tail, "tail_result": tail[-1][0], "fma": cfg.head.fma,
         "corr_lines": corr, "corr_result": corr[-1][0], "remainders": cfg.head.conversion_remainder,
         "tail_x_min": cemit.c_double(Fraction(TAIL_X_MIN)), "ln2_down": cemit.c_double(Fraction(LN2_DOWN)),
+        "batch": batch_forms.context(k),
     }
 
 
@@ -133,7 +135,8 @@ def sidecar(k: HeadKernel, ctx: dict[str, Any]) -> dict[str, Any]:
                  "bias": str(proof.bias), "offset": proof.offset,
                  "approx_interval": _interval((proof.approx.lo, proof.approx.hi)),
                  "eval_interval": _interval(proof.eval_interval), "expm_interval": _interval(proof.expm_interval),
-                 "fpr_interval": _interval(proof.fpr_interval), "binary64": _certificate(k)},
+                 "fpr_interval": _interval(proof.fpr_interval), "binary64": _certificate(k),
+                 **({"batch": list(cfg.head.batch)} if cfg.head.batch else {})},
         "segment_list": [{"index": 0, "z_first": "0", "z_last": str(plan.z_max), "t_max": str(plan.z_max),
                           "approx_bound": float(cemit.round_up(proof.approx.bound)),
                           "minimax_error": k.fit.info[0], "remez_iterations": k.fit.info[1],
