@@ -226,3 +226,14 @@ class HeadConfigErrors(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class HeadMessages(unittest.TestCase):
+    def test_taylor_bound_beyond_doubles_is_shown(self) -> None:
+        """A mutated function's Taylor bound can exceed the double range;
+        the exact-head refusal must still be one readable line (the fuzzer
+        found an OverflowError traceback here)."""
+        from gen.fit.head import _show
+        self.assertEqual(_show(Fraction(1, 3)), "0.333333")
+        self.assertEqual(_show(Fraction(2 ** 2000 + 1)), "~2^2000")
+        self.assertEqual(_show(Fraction(-(2 ** 2000))), "-~2^2000")

@@ -57,6 +57,15 @@ def taylor_at_zero(cfg: KernelConfig, count: int) -> list[tuple[Fraction, Fracti
         iv.dps = saved
 
 
+def _show(q: Fraction) -> str:
+    """q to 6 significant digits, or its power of two when q is beyond the
+    range of a double (a mutated function's Taylor bound may be)."""
+    try:
+        return f"{float(q):.6g}"
+    except OverflowError:
+        return f"{'-' if q < 0 else ''}~2^{abs(q.numerator).bit_length() - q.denominator.bit_length()}"
+
+
 def check_head(cfg: KernelConfig, seg: Segmentation) -> tuple[Fraction, ...]:
     """The exact head's coefficients, after checking that f's Taylor terms
     are exactly those (dyadic) and that the form fits the segmentation."""
@@ -69,7 +78,7 @@ def check_head(cfg: KernelConfig, seg: Segmentation) -> tuple[Fraction, ...]:
     for j, ((lo, hi), c) in enumerate(zip(taylor_at_zero(cfg, k), want)):
         if not lo <= c <= hi:
             raise GenError(f"exact_head: the x^{j} Taylor coefficient of {cfg.function} at 0 lies in "
-                           f"[{float(lo):.6g}, {float(hi):.6g}], not {c}; the exact head computes only "
+                           f"[{_show(lo)}, {_show(hi)}], not {c}; the exact head computes only "
                            f"1 - x{' + x^2/2' if k == 3 else ''} (use exact_head = 2, or another form)")
     return want
 
