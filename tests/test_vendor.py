@@ -273,8 +273,9 @@ class HelpersPerKernel(unittest.TestCase):
 def _run(source: str, folder: Path, stdin: str) -> str:
     src = folder / "prog.c"
     src.write_text(source)
-    # -mfma: the head-form kernels' binary64 part needs FMA (docs/abi.md).
-    subprocess.run(["gcc", "-O2", "-mfma", "-Wall", "-Wextra", "-Wpedantic", "-Werror", f"-I{folder}", str(src),
+    # The head-form kernels' flags (-mfma: their binary64 part needs FMA, docs/abi.md).
+    cflags = kfolder.load(GENERATED, "falcon_x86_single").cflags
+    subprocess.run(["gcc", "-O2", *cflags, "-Wall", "-Wextra", "-Wpedantic", "-Werror", f"-I{folder}", str(src),
                     "-o", str(folder / "prog")], check=True)
     return subprocess.run([str(folder / "prog")], input=stdin, capture_output=True, text=True, check=True).stdout
 

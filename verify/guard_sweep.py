@@ -75,7 +75,7 @@ def table(rows: list[dict], style: str = "text") -> str:
     body = [[r["name"], r["form"] + (" wide" if r["wide"] else ""), f"{r['approx_ulp']:.3f}",
              f"{r['measured_ulp']:.3f}", f"{r['excess_ulp']:.3f}", f"{r['proven_ulp']:.3f}",
              str(r["inputs_checked"]),
-             "n/a (approx > 0.5)" if r["target"] is None else ("yes" if r["target"] else "no")]
+             f"n/a (approx > {APPROX_ELIGIBLE})" if r["target"] is None else ("yes" if r["target"] else "no")]
             for r in rows]
     return render(head, body, style)
 
