@@ -6,7 +6,7 @@ bound, quick check, cost on the target), and report the Pareto front.
 Modules, one job each: space (what is enumerated per target), toml_text (a
 config as TOML text), cache (content-addressed JSON on disk), estimate
 (Remez approximation error per segment width and degree), prune, worker
-(one candidate end to end, run as a subprocess), cost_x86 / cost_m3 (the
-cost on each target), scheduler (two workers, progress, the time box),
+(one candidate end to end, run as a subprocess), cost_x86 / cost_mcu (the
+cost on x86-64, on the Cortex-M3 and M4), scheduler (two workers, progress, the time box),
 pareto, report (table, JSON, recommended config, comparison with the shipped
 kernel), svg (the plot), cli (arguments and the run)."""

@@ -1,4 +1,4 @@
-"""`make explore TARGET=<x86|m3> BUDGET_LOG2=<n> [MAX_TABLE_BYTES=<n>] [TIME=<minutes>]`:
+"""`make explore TARGET=<x86|m3|m4> BUDGET_LOG2=<n> [MAX_TABLE_BYTES=<n>] [TIME=<minutes>]`:
 the best kernel per target, error budget and table size (docs/explore.md).
 
 Stages: enumerate (explore/space.py), prune (Remez estimate cached under
@@ -7,7 +7,7 @@ shipped kernel two at a time (explore/scheduler.py, explore/worker.py),
 report: OUT/<target>.json, OUT/<target>.svg, OUT/<target>.toml (the
 recommended config, ready for `make kernel CONFIG=...`) and a table.
 
-Usage: python3 -m explore --target x86|m3 --budget-log2 N [--max-table-bytes N]
+Usage: python3 -m explore --target x86|m3|m4 --budget-log2 N [--max-table-bytes N]
            [--time MINUTES] [--out-dir build/explore] [--max-candidates N]
 """
 from __future__ import annotations
@@ -32,7 +32,6 @@ DEFAULT_TIME_MIN = 14.0         # the default run stays within 15 minutes
 MAX_CANDIDATES = 40             # evaluated per run (besides the shipped kernel)
 WORKERS = 2                     # this machine's cores
 TIMING_RESERVE_S = 30.0         # the x86 front's timing starts only with this much of TIME left
-UNSUPPORTED = {"m4": "not supported yet (another branch adds the M4 target)"}
 # Keys equal to these are left out of a config by the shipped kernels.
 IMPLIED = {"word_bits": 64, "function": "exp(-x)", "domain": ["0", "ln2"]}
 
@@ -60,8 +59,6 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--out-dir", type=Path, default=ROOT / "build" / "explore")
     ap.add_argument("--max-candidates", type=int, default=MAX_CANDIDATES)
     args = ap.parse_args(argv)
-    if args.target in UNSUPPORTED:
-        raise UsageError(f"TARGET={args.target}: {UNSUPPORTED[args.target]}")
     if args.target not in space.TARGETS:
         raise UsageError(f"TARGET={args.target!r}: unknown target (one of: {', '.join(space.TARGETS)})")
     args.budget_log2 = _int(args.budget_log2, "BUDGET_LOG2", *BUDGET_RANGE)
@@ -122,7 +119,7 @@ def select(target: space.TargetSpace, args: argparse.Namespace, cache_dir: Path,
     estimates, hits = estimate.estimate_all(cache_dir, jobs, WORKERS)
     say(f"estimates: {hits} from the cache ({cache_dir}), {len(estimates) - hits} computed")
     verdicts = prune.prune(cands, args.budget_log2, args.max_table_bytes, estimates)
-    reasons: Counter[str] = Counter(v.reason.split(" ")[0] for v in verdicts if not v.kept)
+    reasons: Counter[str] = Counter(v.reason.split(" ")[0].rstrip(":") for v in verdicts if not v.kept)
     kept = sorted((v.candidate for v in verdicts if v.kept), key=_order)
     if len(kept) > args.max_candidates:
         reasons["limit"] += len(kept) - args.max_candidates
@@ -181,8 +178,8 @@ def run(args: argparse.Namespace) -> int:
                    "harness); cycles: median chain cycles per call, measured for the front and the shipped "
                    "kernel only (one harness, explore/timing_x86.py), null for the others"
                    if target.name == "x86" else
-                   "m3: QEMU-traced instructions per call of <name>_fpr_expm_p63_domain_bits; cycles: "
-                   "worst-case model of m3/cm3_timing.tsv",
+                   f"{target.name}: QEMU-traced instructions per call of <name>_fpr_expm_p63_domain_bits; "
+                   f"cycles: worst-case model of m3/c{target.name}_timing.tsv",
            "time_limit_min": args.time, "stopped_at_time": stopped, "enumerated": enumerated,
            "pruned": dict(sorted(reasons.items())), "recommended": best["config"]["name"] if best else None,
            "shipped_comparison": verdict, "candidates": records}

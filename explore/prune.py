@@ -57,7 +57,7 @@ def prune(cands: list[Candidate], budget_log2: int, max_table_bytes: int | None,
         elif est > APPROX_SHARE * budget or (c.adaptor_floor_2p63 > 0 and est + c.adaptor_floor_2p63 >= budget):
             reason = f"estimate {est:.3g} units of 2^-63 vs budget {budget:.3g}"
         elif passed[_group(c)] >= DEGREE_KEEP:
-            reason = f"a lower degree already passed {DEGREE_KEEP} times"
+            reason = f"degree: a lower degree already passed {DEGREE_KEEP} times"
         else:
             reason = ""
             passed[_group(c)] += 1

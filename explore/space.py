@@ -80,7 +80,20 @@ M3 = TargetSpace("m3", (
            tuple({"truncation_budget_offset": o, "pad_table": p} for o in (-1, -2, -3) for p in (True, False))),
 ), shipped="falcon_m3", ct_scan_when_segmented=False)
 
-TARGETS: dict[str, TargetSpace] = {"x86": X86, "m3": M3}
+# Cortex-M4: 64-bit Horner with every product UMULL, UMULL, UMAAL, UMAAL
+# (multiplier = "umaal": one cycle whatever the operands on the M4, so a
+# full 64x64 high product is cheap and constant-time there), power-of-two
+# segments, the table in SRAM, padded or not; with or without every
+# coefficient at scale 2^64 ("coefficient_scales_64": the root word at
+# 2^64 lets the adaptor take ccs by its significand, as falcon_m4 does;
+# the generator refuses it where the overflow proof fails).
+M4 = TargetSpace("m4", (
+    Family("m4", {"form": "direct", "multiplier": "umaal", "table_placement": "sram"},
+           _pow2(3, 4, 5, 6, 7), (4, 5, 6, 7, 8), (63,), ("horner",),
+           tuple({"coefficient_scales_64": s, "pad_table": p} for s in (True, False) for p in (True, False))),
+), shipped="falcon_m4", ct_scan_when_segmented=False)
+
+TARGETS: dict[str, TargetSpace] = {"x86": X86, "m3": M3, "m4": M4}
 
 
 @dataclass(frozen=True)
@@ -148,6 +161,9 @@ def _config(space: TargetSpace, fam: Family, seg: tuple[str, int], degree: int, 
     for key, value in variant.items():
         if key == "truncation_budget_offset":
             cfg["truncation_budget_log2"] = budget_log2 + value
+        elif key == "coefficient_scales_64":
+            if value:
+                cfg["coefficient_scales"] = [64] * (degree + 1)
         else:
             cfg[key] = value
     if space.ct_scan_when_segmented and seg[1] > 1:

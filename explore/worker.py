@@ -7,12 +7,12 @@ that the time box can stop it, and its process group, at any step):
              "expm_p63_2p63"; units of 2^-63
     check    verify.user_kernel.check_user_kernel, quick coverage, one thread:
              the measured error of the same entry, and measured <= proven
-    cost     explore.cost_x86 or explore.cost_m3
+    cost     explore.cost_x86, or explore.cost_mcu on the M3 or the M4
 
 The result is one JSON object written atomically to --out; "status" is "ok"
 or says which step failed (the figures found before it are kept).
 
-Usage: python3 -m explore.worker --target x86|m3 --config C.toml --dir DIR --out R.json
+Usage: python3 -m explore.worker --target x86|m3|m4 --config C.toml --dir DIR --out R.json
 """
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ import kfolder
 from toolkit.files import write_text_atomic
 from verify import user_kernel
 
-from . import cost_m3, cost_x86
+from . import cost_mcu, cost_x86, space
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -82,18 +82,18 @@ def evaluate(target: str, config: Path, work: Path) -> dict[str, Any]:
     if result["status"] != "ok":
         return result
     try:
-        if target == "m3":
-            result.update(cost_m3.measure(name, gen_dir.resolve(), (work / "m3").resolve()))
+        if target in ("m3", "m4"):
+            result.update(cost_mcu.measure(name, gen_dir.resolve(), (work / target).resolve(), target))
         else:
             result.update(cost_x86.measure(kernel, gen_dir.resolve(), (work / "x86").resolve()))
-    except (cost_m3.CostError, cost_x86.CostError) as exc:
+    except (cost_mcu.CostError, cost_x86.CostError) as exc:
         result["status"] = f"cost failed: {exc}"
     return result
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python3 -m explore.worker", description=__doc__.splitlines()[0])
-    ap.add_argument("--target", choices=("x86", "m3"), required=True)
+    ap.add_argument("--target", choices=tuple(space.TARGETS), required=True)
     ap.add_argument("--config", type=Path, required=True)
     ap.add_argument("--dir", type=Path, required=True)
     ap.add_argument("--out", type=Path, required=True)

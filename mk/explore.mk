@@ -5,7 +5,7 @@
 # build/explore/<target>.json, .svg, .toml (the recommended config) and the
 # candidates' folders under build/explore/<target>/.
 
-HELP_LINES += "  make explore TARGET=x86|m3 BUDGET_LOG2=n [MAX_TABLE_BYTES=n] [TIME=min] -- the Pareto front of the configs for a target and error budget: build/explore/<target>.json, .svg, .toml"
+HELP_LINES += "  make explore TARGET=x86|m3|m4 BUDGET_LOG2=n [MAX_TABLE_BYTES=n] [TIME=min] -- the Pareto front of the configs for a target and error budget: build/explore/<target>.json, .svg, .toml"
 
 .PHONY: explore
 explore:
