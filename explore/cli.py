@@ -34,6 +34,9 @@ WORKERS = 2                     # this machine's cores
 TIMING_RESERVE_S = 30.0         # the x86 front's timing starts only with this much of TIME left
 # Keys equal to these are left out of a config by the shipped kernels.
 IMPLIED = {"word_bits": 64, "function": "exp(-x)", "domain": ["0", "ln2"]}
+# Keys that change neither the scalar kernel nor its bound: a candidate
+# differing from the shipped config only in these is the shipped kernel.
+SCALAR_NEUTRAL = ("batch",)
 
 
 class UsageError(ValueError):
@@ -85,7 +88,7 @@ def say(line: str) -> None:
 def _normal(config: dict[str, Any]) -> dict[str, Any]:
     """A config without its identity, the implied defaults filled in."""
     out = {**IMPLIED, **config}
-    for key in ("name", "description", "max_abs_error_log2"):
+    for key in ("name", "description", "max_abs_error_log2", *SCALAR_NEUTRAL):
         out.pop(key, None)
     return out
 
@@ -146,6 +149,8 @@ def time_front(records: list[report.Record], work: Path, deadline: float) -> Non
     for name, figures in cycles.items():
         name_of[name]["cycles"] = figures["chain_cycles"]
         name_of[name]["batch_cycles"] = figures["batch_cycles"]
+        if figures.get("batch_isa_cycles"):
+            name_of[name]["batch_isa_cycles"] = figures["batch_isa_cycles"]
     say(f"timed {len(cycles)} kernels of the front (chain and batch cycles, one harness, {timing_x86.RUNS} runs)")
 
 
@@ -176,7 +181,9 @@ def run(args: argparse.Namespace) -> int:
            "measured_on": provenance.measured_on(),
            "cost": "x86: callgrind instructions per call of <name>_fpr_expm_p63_domain (chain loop, bench "
                    "harness); cycles: median chain cycles per call, measured for the front and the shipped "
-                   "kernel only (one harness, explore/timing_x86.py), null for the others"
+                   "kernel only (one harness, explore/timing_x86.py), null for the others; "
+                   "batch_isa_cycles: cycles per element of a head candidate's batch forms "
+                   "(array entry per instruction set, same harness)"
                    if target.name == "x86" else
                    f"{target.name}: QEMU-traced instructions per call of <name>_fpr_expm_p63_domain_bits; "
                    f"cycles: worst-case model of m3/c{target.name}_timing.tsv",

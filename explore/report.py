@@ -73,15 +73,29 @@ def _short(status: str, width: int = 70) -> str:
     return status if len(status) <= width else status[:width - 3] + "..."
 
 
+def _batch(r: Record, isas: list[str]) -> str | None:
+    """A record's batch cycles per element, "a / b" in the order of isas."""
+    got = r.get("batch_isa_cycles") or {}
+    return " / ".join(f"{got[i]:g}" if i in got else "-" for i in isas) if got else None
+
+
 def table(records: list[Record], style: str = "text") -> str:
-    """Measured candidates sorted by cost, then the others."""
+    """Measured candidates sorted by cost, then the others; a column of
+    batch cycles per element where any record has batch forms timed."""
+    isas = sorted({i for r in records for i in (r.get("batch_isa_cycles") or {})}, reverse=True)
     head = ["config", "insn/call", "cycles", "table B", "code B", "proven 2^-63", "measured 2^-63",
             "budget", "front", "status"]
+    if isas:
+        head.insert(3, f"batch c/elem ({' / '.join(isas)})")
     rows = sorted(records, key=lambda r: (r["status"] != "ok", r["instructions"] or 0, r["config"]["name"]))
-    body = [[r["config"]["name"] + (" (shipped)" if r["shipped"] else ""),
-             None if r["instructions"] is None else f"{r['instructions']:g}", r["cycles"], r["table_bytes"],
-             r["code_bytes"], None if r["proven_err_2p63"] is None else f"{r['proven_err_2p63']:g}",
-             None if r["measured_err_2p63"] is None else f"{r['measured_err_2p63']:.3f}",
-             "ok" if r["within_budget"] else "over", "*" if r["on_front"] else "", _short(r["status"])]
-            for r in rows]
+    body = []
+    for r in rows:
+        row = [r["config"]["name"] + (" (shipped)" if r["shipped"] else ""),
+               None if r["instructions"] is None else f"{r['instructions']:g}", r["cycles"], r["table_bytes"],
+               r["code_bytes"], None if r["proven_err_2p63"] is None else f"{r['proven_err_2p63']:g}",
+               None if r["measured_err_2p63"] is None else f"{r['measured_err_2p63']:.3f}",
+               "ok" if r["within_budget"] else "over", "*" if r["on_front"] else "", _short(r["status"])]
+        if isas:
+            row.insert(3, _batch(r, isas))
+        body.append(row)
     return render(head, body, style)

@@ -19,7 +19,7 @@ import unittest
 from pathlib import Path
 from typing import Any
 
-from explore import cache, cost_mcu, estimate, pareto, prune, report, space, toml_text
+from explore import cache, cli, cost_mcu, estimate, pareto, prune, report, space, toml_text
 from m3.toolchain import ARM_CC, QEMU
 from tests.helpers import ROOT
 
@@ -98,6 +98,24 @@ class Front(unittest.TestCase):
         del recs[3]
         report.mark_front(recs)
         self.assertIn("includes the shipped ship itself", report.comparison(recs, "ship"))
+
+
+    def test_batch_forms(self) -> None:
+        """Head candidates carry batch forms; one that differs from the
+        shipped config only by them is the shipped kernel (not measured
+        twice); the table shows batch cycles per element where timed."""
+        heads = [c for c in space.candidates(space.X86, -63) if c.config.get("form") == "head"]
+        self.assertTrue(heads and all(c.config["batch"] == list(space.BATCH_ISAS) for c in heads))
+        shipped = tomllib.loads((ROOT / "kernels" / "falcon_x86.toml").read_text())
+        self.assertEqual(cli._normal({**shipped, "batch": ["avx512", "avx2"]}), cli._normal(shipped))
+        self.assertNotEqual(cli._normal({**shipped, "degree": 12}), cli._normal(shipped))
+        recs = [report.record({"name": n}, {"status": "ok", "instructions": 90, "proven_err_2p63": 0.9,
+                                            "table_bytes": 0}, False, -63, None) for n in ("a", "b")]
+        recs[0]["batch_isa_cycles"] = {"avx512": 4.25, "avx2": 9.5}
+        text = report.table(recs, "markdown")
+        self.assertIn("batch c/elem (avx512 / avx2)", text)
+        self.assertIn("4.25 / 9.5", text)
+        self.assertNotIn("batch c/elem", report.table(recs[1:], "markdown"))
 
 
 class Cache(unittest.TestCase):
