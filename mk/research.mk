@@ -1,0 +1,9 @@
+# Research prototypes (research/): hand-written designs measured ahead of a
+# generator form, not shipped kernels.  research/fp_batch/README.md says
+# what each figure is; make test runs their quick checks.
+
+HELP_LINES += "  make research-fp-batch -- the faithful binary64 batch prototype (research/fp_batch): accuracy vs MPFR, controls, gcc/clang identity, memcheck taint, error budget, 5 timing runs, into research/fp_batch/results/"
+
+.PHONY: research-fp-batch
+research-fp-batch:
+	OUT=$(abspath $(BUILD))/research/fp_batch research/fp_batch/run.sh
