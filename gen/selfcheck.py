@@ -124,5 +124,10 @@ def self_check_head(kernel: "HeadKernel") -> None:
 def _within(name: str, entry: str, where: str, got: int, ideal, bound) -> None:
     err = abs(got - ideal)
     if err > mpmath.mpf(bound.numerator) / bound.denominator:
+        # Every ideal value is below 2^64 - 2^63; a result that far above
+        # it is one that went below zero in the final modular subtraction.
+        wrapped = got - ideal > 2**63
+        why = (f" (it returns {got:#x}: the result went below zero and wrapped modulo 2^64, which a "
+               f"bound of {float(bound):.6g} units allows near ccs = 0)") if wrapped else ""
         raise GenError(f"self-check: {name}{entry} at {where} errs by {mpmath.nstr(err, 6)}, above its "
-                       f"proven bound {float(bound):.6g}; refusing to emit")
+                       f"proven bound {float(bound):.6g}{why}; refusing to emit")
