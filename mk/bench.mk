@@ -88,8 +88,8 @@ clamp-cost: gen-stamps
 SAMPLER_BIN     := $(BENCH_OUT)/sampler_main
 SAMPLER_RUNS    ?= 31
 SAMPLER_ROUNDS  ?= 1000
-SAMPLER_HEADERS := bench/sampler.h bench/refs.h bench/timing.h toolkit/c/test_util.h runtime/facct_ref.h \
-                   runtime/facct_ref.c $(wildcard generated/falcon_x86/*.h generated/falcon_x86_fast/*.h \
+SAMPLER_HEADERS := bench/sampler.h bench/sampler_spec.h bench/refs.h bench/timing.h toolkit/c/test_util.h runtime/facct_ref.h \
+                   runtime/facct_ref.c $(wildcard generated/falcon_x86/*.h generated/falcon_x86_fast/*.h generated/falcon_x86_batch/*.h \
                    $(BENCH_OUT)/compare/falcon_x86_v1/*.h)
 
 HELP_LINES += "  make bench-sampler   -- cycles and instructions per accepted sample of a Falcon SamplerZ loop around each kernel: build/bench_sampler.json"

@@ -110,15 +110,20 @@ def bench_targets(data: dict[str, Any], source: Path) -> str:
 def bench_sampler(data: dict[str, Any], source: Path) -> str:
     """docs/bench.md's sampler-level table (build/bench_sampler.json): core
     cycles and instructions per accepted sample, the ratio to facct_int128,
-    the samples that differ from facct_int128's, then the targets."""
+    BerExp decisions, candidates computed and random bytes per sample, the
+    samples that differ from the base's (the same loop shape with
+    facct_int128, from the same bytes), then the targets and the
+    speculative loops against the best sequential one."""
     header = ("variant", "cycles/sample", "P5–P95", "/ int128", "paired / int128", "instr/sample",
-              "trials/sample",
-              f"samples ≠ int128 (of {data.get('agree_samples')})")
+              "decisions/sample", "candidates/sample", "random bytes/sample", "base",
+              f"samples ≠ base (of {data.get('agree_samples')})")
     rows = [(r["name"], fixed(r["cycles_per_sample_median"], 1),
              f"{r['cycles_per_sample_p5']:.1f}–{r['cycles_per_sample_p95']:.1f}",
              fixed(r["ratio_to_facct_int128"], 3), fixed(r.get("paired_ratio_median"), 3),
-             fixed(r["instructions_per_sample"], 1),
-             fixed(r["trials_per_sample"], 4), str(r["agree_differing"]))
+             fixed(r.get("instructions_per_sample"), 1), fixed(r["trials_per_sample"], 4),
+             fixed(r.get("candidates_per_sample", r["trials_per_sample"]), 4),
+             fixed(r.get("bytes_per_sample"), 2), r.get("base", "facct_int128"),
+             str(r["agree_differing"]))
             for r in data.get("results", [])]
     m = data.get("machine") or {}
     cal = data.get("calibration") or {}
@@ -129,9 +134,19 @@ def bench_sampler(data: dict[str, Any], source: Path) -> str:
             "TSC tick (imul chain); cycles are core cycles (medians after P5-P95 filtering)")
     targets = [(f"`{t['kernel']}`", f"<= {t['max_ratio_to_facct_int128']:.2f}", fixed(t["ratio"], 3),
                 verdict(t["met"], "met", "**not met**")) for t in data.get("targets", [])]
-    return (measured_on(data, source, what) + "\n" + table.markdown(header, rows) + "\n\n"
-            + table.markdown(("kernel", "target (cycles / int128's)", "measured", "on this CPU"),
-                             targets) + "\n")
+    out = (measured_on(data, source, what) + "\n" + table.markdown(header, rows) + "\n\n"
+           + table.markdown(("kernel", "target (cycles / int128's)", "measured", "on this CPU"),
+                            targets) + "\n")
+    spec = data.get("speculative")
+    if spec and spec.get("rows"):
+        best = spec["best_sequential"]
+        spec_rows = [(f"`{r['name']}`", fixed(r["ratio_to_best_sequential"], 3),
+                      fixed(r["candidates_over_sequential"], 2), fixed(r["bytes_over_sequential"], 2),
+                      verdict(r["beats_best_sequential"], "yes", "**no**")) for r in spec["rows"]]
+        out += "\n" + table.markdown(
+            ("speculative loop", f"cycles / `{best}`'s (the fastest sequential loop)",
+             "candidates / sequential", "random bytes / sequential", "faster"), spec_rows) + "\n"
+    return out
 
 
 def bench_candidates(data: dict[str, Any], source: Path) -> str:

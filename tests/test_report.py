@@ -127,14 +127,28 @@ class Renderers(unittest.TestCase):
         row = {"name": "falcon_x86_fast", "kind": "kernel", "cycles_per_sample_median": 310.04,
                "cycles_per_sample_p5": 284.0, "cycles_per_sample_p95": 358.8,
                "ratio_to_facct_int128": 0.9412, "paired_ratio_median": 0.9398,
-               "instructions_per_sample": 678.7, "trials_per_sample": 1.7367, "agree_differing": 0}
+               "instructions_per_sample": 678.7, "trials_per_sample": 1.7367,
+               "candidates_per_sample": 1.7367, "bytes_per_sample": 19.41, "base": "facct_int128",
+               "agree_differing": 0}
+        spec = dict(row, name="spec8_batch_avx512", kind="speculative", cycles_per_sample_median=700.0,
+                    instructions_per_sample=None, candidates_per_sample=8.0075, bytes_per_sample=82.27,
+                    base="spec8_facct_int128")
         data = {"measured_on": {"cpu_model": "X", "date": "2026-01-02"}, "runs": 3, "rounds_per_run": 5,
-                "samples_per_timing": 256, "agree_samples": 1000, "results": [row],
+                "samples_per_timing": 256, "agree_samples": 1000, "results": [row, spec],
                 "targets": [{"kernel": "falcon_x86_fast", "max_ratio_to_facct_int128": 0.93,
-                             "ratio": 0.9412, "met": False}]}
+                             "ratio": 0.9412, "met": False}],
+                "speculative": {"best_sequential": "falcon_x86_fast", "rows": [
+                    {"name": "spec8_batch_avx512", "ratio_to_best_sequential": 2.2578,
+                     "beats_best_sequential": False, "candidates_over_sequential": 4.611,
+                     "bytes_over_sequential": 4.2385}]}}
         out = speed.bench_sampler(data, Path("build/bench_sampler.json"))
-        self.assertIn("| falcon_x86_fast | 310.0 | 284.0–358.8 | 0.941 | 0.940 | 678.7 | 1.7367 | 0 |", out)
+        self.assertIn("| falcon_x86_fast | 310.0 | 284.0–358.8 | 0.941 | 0.940 | 678.7 | 1.7367 | 1.7367 "
+                      "| 19.41 | facct_int128 | 0 |", out)
+        self.assertIn("| spec8_batch_avx512 | 700.0 | 284.0–358.8 | 0.941 | 0.940 | - | 1.7367 | 8.0075 "
+                      "| 82.27 | spec8_facct_int128 | 0 |", out)
         self.assertIn("| `falcon_x86_fast` | <= 0.93 | 0.941 | **not met** |", out)
+        self.assertIn("`falcon_x86_fast`'s (the fastest sequential loop)", out)
+        self.assertIn("| `spec8_batch_avx512` | 2.258 | 4.61 | 4.24 | **no** |", out)
 
     def test_audit_fpr(self) -> None:
         fpr = {"max_err_2p63": 2.0, "bound": 1.58012, "worst_x_bits": "0x3c0fffffffffffff",
