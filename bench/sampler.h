@@ -235,19 +235,32 @@ static inline struct sampler_call sampler_call_of(const struct sampler_param *q)
     return c;
 }
 
-/* One candidate of the accept loop: the base sample z0, the sign bit b,
+/* A candidate of the call (r, dss) from its base sample z0 and sign bit b:
  * z = b + (2b - 1) z0, x = (z - r)^2 dss - z0^2 / (2 sigma_0^2), reduced
  * to r' in [0, ln 2) and t (sampler_reduce).  Returns r'; *z_out = z. */
-static inline double sampler_candidate(struct sampler_prng *p, double r, double dss,
-                                       int *z_out, unsigned *t_out)
+static inline double sampler_place(int z0, int b, double r, double dss, int *z_out,
+                                   unsigned *t_out)
 {
-    int z0 = sampler_gaussian0(p);
-    int b = (int)(sampler_u8(p) & 1u);
     int z = b + ((b << 1) - 1) * z0;
     double d = (double)z - r;
     double x = d * d * dss - (double)(z0 * z0) * SAMPLER_INV_2SQRSIGMA0;
     *z_out = z;
     return sampler_reduce(x, t_out);
+}
+
+/* The sign bit: one random byte's low bit. */
+static inline int sampler_bit(struct sampler_prng *p)
+{
+    return (int)(sampler_u8(p) & 1u);
+}
+
+/* One candidate of the accept loop from fresh random bytes: the base
+ * sample z0, then the sign bit b, placed by sampler_place. */
+static inline double sampler_candidate(struct sampler_prng *p, double r, double dss,
+                                       int *z_out, unsigned *t_out)
+{
+    int z0 = sampler_gaussian0(p);
+    return sampler_place(z0, sampler_bit(p), r, dss, z_out, t_out);
 }
 
 /*

@@ -141,12 +141,17 @@ static inline void spec_ctl_rotate_x4(uint64_t *e, const double *rv, double ccs,
 
 SPEC_EVAL_SCALAR(spec_ctl_linear, sampler_ctl_linear)
 
-SAMPLER_SPEC_DEFINE(spec4_facct_int128, 4, spec_eval_int128, )
-SAMPLER_SPEC_DEFINE(spec4_batch_avx2, 4, spec_eval_batch_x4, )
-SAMPLER_SPEC_DEFINE(spec8_facct_int128, 8, spec_eval_int128, )
-SAMPLER_SPEC_DEFINE(spec8_batch_avx512, 8, spec_eval_batch_x8, AVX512_ATTR)
-SAMPLER_SPEC_DEFINE(spec4_ctl_rotate, 4, spec_ctl_rotate_x4, )
-SAMPLER_SPEC_DEFINE(spec4_ctl_linear, 4, spec_ctl_linear, )
+SAMPLER_SPEC_DEFINE(spec4_facct_int128, 4, 0, spec_eval_int128, )
+SAMPLER_SPEC_DEFINE(spec4_batch_avx2, 4, 0, spec_eval_batch_x4, )
+SAMPLER_SPEC_DEFINE(spec8_facct_int128, 8, 0, spec_eval_int128, )
+SAMPLER_SPEC_DEFINE(spec8_batch_avx512, 8, 0, spec_eval_batch_x8, AVX512_ATTR)
+SAMPLER_SPEC_DEFINE(pool4_facct_int128, 4, 1, spec_eval_int128, )
+SAMPLER_SPEC_DEFINE(pool4_batch_avx2, 4, 1, spec_eval_batch_x4, )
+SAMPLER_SPEC_DEFINE(pool8_facct_int128, 8, 1, spec_eval_int128, )
+SAMPLER_SPEC_DEFINE(pool8_batch_avx512, 8, 1, spec_eval_batch_x8, AVX512_ATTR)
+SAMPLER_SPEC_DEFINE(spec4_ctl_rotate, 4, 0, spec_ctl_rotate_x4, )
+SAMPLER_SPEC_DEFINE(spec4_ctl_linear, 4, 0, spec_ctl_linear, )
+SAMPLER_SPEC_DEFINE(pool4_ctl_rotate, 4, 1, spec_ctl_rotate_x4, )
 
 struct sampler_variant {
     const char *name;
@@ -167,10 +172,15 @@ static const struct sampler_variant variants[] = {
     {"spec4_batch_avx2", "speculative", "-", "spec4_facct_int128", sampler_run_spec4_batch_avx2},
     {"spec8_facct_int128", "speculative", "-", "spec8_facct_int128", sampler_run_spec8_facct_int128},
     {"spec8_batch_avx512", "speculative", "avx512", "spec8_facct_int128", sampler_run_spec8_batch_avx512},
+    {"pool4_facct_int128", "speculative", "-", "pool4_facct_int128", sampler_run_pool4_facct_int128},
+    {"pool4_batch_avx2", "speculative", "-", "pool4_facct_int128", sampler_run_pool4_batch_avx2},
+    {"pool8_facct_int128", "speculative", "-", "pool8_facct_int128", sampler_run_pool8_facct_int128},
+    {"pool8_batch_avx512", "speculative", "avx512", "pool8_facct_int128", sampler_run_pool8_batch_avx512},
     {"ctl_const", "control", "-", "facct_int128", sampler_run_ctl_const},
     {"ctl_linear", "control", "-", "facct_int128", sampler_run_ctl_linear},
     {"spec4_ctl_rotate", "control", "-", "spec4_facct_int128", sampler_run_spec4_ctl_rotate},
     {"spec4_ctl_linear", "control", "-", "spec4_facct_int128", sampler_run_spec4_ctl_linear},
+    {"pool4_ctl_rotate", "control", "-", "pool4_facct_int128", sampler_run_pool4_ctl_rotate},
 };
 enum { NVARIANTS = sizeof variants / sizeof variants[0] };
 

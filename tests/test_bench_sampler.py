@@ -31,10 +31,12 @@ from bench import sampler_run  # noqa: E402
 
 BIN = ROOT / "build" / "bench" / "sampler_main"
 SEQUENTIAL = ("facct_int128", "facct_avx2", "falcon_x86_v1", "falcon_x86", "falcon_x86_fast")
-# Speculative loops with the number of candidates per round.
+# Speculative loops with the number of candidates per round; the pool4/8
+# loops keep the undecided candidates' base samples for the next call.
 SPECULATIVE = {"spec4_facct_int128": 4, "spec4_batch_avx2": 4, "spec8_facct_int128": 8,
-               "spec8_batch_avx512": 8}
-CONTROLS = ("ctl_const", "ctl_linear", "spec4_ctl_rotate", "spec4_ctl_linear")
+               "spec8_batch_avx512": 8, "pool4_facct_int128": 4, "pool4_batch_avx2": 4,
+               "pool8_facct_int128": 8, "pool8_batch_avx512": 8}
+CONTROLS = ("ctl_const", "ctl_linear", "spec4_ctl_rotate", "spec4_ctl_linear", "pool4_ctl_rotate")
 SIGMA_MIN, SIGMA_0 = 1.2778336969128337, 1.8205
 # (mu, sigma') pairs: near both ends of the deviation range (sigma_min
 # itself makes ccs = 1, which Falcon never passes and draw refuses), and
@@ -178,9 +180,11 @@ class Distribution(unittest.TestCase):
 
     def test_decisions_accept_at_the_exact_rate(self) -> None:
         # BerExp accepts with probability ccs e^-x whatever the loop shape;
-        # the speculative loops only compute more candidates (K per round).
+        # the speculative loops only compute more candidates (K per round),
+        # and those that drop the undecided ones read more random bytes.
         for mu, sigma in CASES:
             p = accept_probability(mu, sigma)
+            seq_bytes = Draw(SEQUENTIAL[0], mu, sigma).bytes
             for name in kernels():
                 with self.subTest(kernel=name, mu=mu, sigma=sigma):
                     d = Draw(name, mu, sigma)
@@ -188,9 +192,12 @@ class Distribution(unittest.TestCase):
                     k = SPECULATIVE.get(name)
                     if k is None:
                         self.assertEqual(d.candidates, d.trials)
+                        continue
+                    self.assertTrue(rounds_ok(d, SAMPLES, p, k), (d.candidates, k))
+                    if name.startswith("pool"):
+                        self.assertLess(abs(d.bytes / seq_bytes - 1), 0.02, (d.bytes, seq_bytes))
                     else:
-                        self.assertTrue(rounds_ok(d, SAMPLES, p, k), (d.candidates, k))
-                        self.assertGreater(d.bytes, Draw(SEQUENTIAL[0], mu, sigma).bytes)
+                        self.assertGreater(d.bytes, 2 * seq_bytes)
 
     def test_broken_decisions_fail_the_rate_check(self) -> None:
         # The rotated control keeps every decision's probability, only
@@ -240,7 +247,7 @@ class Loop(unittest.TestCase):
         for name in kernels():
             self.assertEqual(rows[name]["differing"], 0, name)
             if name in SPECULATIVE:
-                self.assertEqual(rows[name]["base"], f"spec{SPECULATIVE[name]}_facct_int128")
+                self.assertEqual(rows[name]["base"], name[:6] + "facct_int128")
                 self.assertGreater(rows[name]["differing_from_facct_int128"], 1000, name)
             else:
                 self.assertEqual(rows[name]["base"], "facct_int128")
@@ -249,7 +256,8 @@ class Loop(unittest.TestCase):
 
     def test_avx512_loop_listed_iff_the_cpu_has_it(self) -> None:
         flags = Path("/proc/cpuinfo").read_text().split()
-        self.assertEqual("spec8_batch_avx512" in LISTED, "avx512f" in flags and "avx512dq" in flags)
+        for name in ("spec8_batch_avx512", "pool8_batch_avx512"):
+            self.assertEqual(name in LISTED, "avx512f" in flags and "avx512dq" in flags)
 
     def test_time_mode_shape(self) -> None:
         out = subprocess.run([str(BIN), "time", "1", "3", "16", "0"], capture_output=True,
