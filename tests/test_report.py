@@ -150,6 +150,34 @@ class Renderers(unittest.TestCase):
         self.assertIn("`falcon_x86_fast`'s (the fastest sequential loop)", out)
         self.assertIn("| `spec8_batch_avx512` | 2.258 | 4.61 | 4.24 | **no** |", out)
 
+    def test_bench_batch(self) -> None:
+        def row(name: str, batch: float, chain: float, instr: float, **extra: object) -> dict[str, object]:
+            return {"name": name, "kind": "kernel", "batch_cycles_median": batch,
+                    "chain_cycles_median": chain, "instructions_per_call": instr,
+                    "batch_speedup_vs_facct_int128": 28.0 / batch,
+                    "batch_speedup_vs_facct_avx2": 11.0 / batch, "error_2p63": 0.876136,
+                    "error_source": "proven bound, kernel folder", **extra}
+        rows = [row("facct_int128", 28.0, 84.0, 100.0, error_2p63=3562.6, error_source="FACCT.md figure"),
+                row("facct_avx2", 11.0, 52.0, 30.0), row("falcon_x86_fast", 22.0, 54.0, 81.0),
+                row("facct_avx2_x4", 6.6, 100.0, 42.0), row("falcon_x86_batch", 28.0, 58.0, 104.0),
+                row("falcon_x86_batch/batch-avx512", 5.5, 165.0, 197.0,
+                    instructions_source="static: objdump of the chain loop's body"),
+                row("falcon_x86_batch/batch-avx2", 19.6, 115.0, 250.0)]
+        data = {"measured_on": {"cpu_model": "X", "date": "2026-01-02"}, "runs": 3, "rounds_per_run": 5,
+                "machine": {"cpu_family_model_stepping": "6/207/2"}, "results": rows}
+        out = speed.bench_batch(data, Path("build/bench.json"))
+        self.assertIn("family/model/stepping 6/207/2", out)
+        self.assertIn("| facct_int128 | 28.0 | 84.0 | 1 | 100 | 100.0 | 2.55 | 1.00 | 3562.6 (FACCT.md", out)
+        self.assertIn("| facct_avx2_x4 | 6.6 | 100.0 | 4 | 42 | 10.5 | 0.60 | 0.24 |", out)
+        self.assertIn("| falcon_x86_batch/batch-avx512 | 5.5 | 165.0 | 8 | 197 (static) | 24.6 | 0.50 | 0.20 |", out)
+        self.assertIn("| falcon_x86_batch/batch-avx2 | 19.6 | 115.0 | 4 | 250 | 62.5 | 1.78 | 0.70 |", out)
+        self.assertNotIn("falcon_x86_fast", out)   # only the batch kernels' scalar rows
+        self.assertLess(out.index("| falcon_x86_batch |"), out.index("| falcon_x86_batch/batch-avx512"))
+        self.assertIn("| `falcon_x86_batch/batch-avx512` | batch / facct_avx2 | 0.50 | <= 0.5 | yes |", out)
+        self.assertIn("| `falcon_x86_batch/batch-avx512` | batch / facct_int128 | 0.20 | <= 0.2 | yes |", out)
+        self.assertIn("| `falcon_x86_batch/batch-avx2` | batch / facct_avx2 | 1.78 | <= 1 | **no** |", out)
+        self.assertIn("| `falcon_x86_batch/batch-avx2` | batch / facct_int128 | 0.70 | <= 0.4 | **no** |", out)
+
     def test_audit_fpr(self) -> None:
         fpr = {"max_err_2p63": 2.0, "bound": 1.58012, "worst_x_bits": "0x3c0fffffffffffff",
                "worst_ccs_bits": "0x3fefffffffffffff", "inputs_checked": 1234567,
