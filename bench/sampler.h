@@ -61,6 +61,7 @@ struct sampler_prng {
     uint8_t buf[SAMPLER_BUF];
     unsigned ptr;
     uint64_t state;
+    uint64_t drawn;   /* bytes the generator has produced since the seed */
 };
 
 /* Refill the buffer with 64 SplitMix64 outputs, each stored little-endian
@@ -73,12 +74,21 @@ static inline void sampler_refill(struct sampler_prng *p)
         memcpy(&p->buf[i], &w, 8);
     }
     p->ptr = 0;
+    p->drawn += SAMPLER_BUF;
 }
 
 static inline void sampler_seed(struct sampler_prng *p, uint64_t seed)
 {
     p->state = seed;
+    p->drawn = 0;
     sampler_refill(p);
+}
+
+/* Random bytes consumed since the seed: read, or dropped by sampler_u64
+ * at the end of a buffer (a signer's buffer drops them too). */
+static inline uint64_t sampler_bytes_used(const struct sampler_prng *p)
+{
+    return p->drawn - (SAMPLER_BUF - p->ptr);
 }
 
 static inline unsigned sampler_u8(struct sampler_prng *p)
@@ -202,13 +212,61 @@ struct sampler_param {
     double isigma;
 };
 
+/* A loop draws n accepted samples into out[0..n-1], returns the number of
+ * BerExp decisions it drew random bytes for, and adds to *candidates the
+ * number of candidates whose fpr_expm_p63 it computed (the same number for
+ * a sequential loop; more for a speculative one, bench/sampler_spec.h). */
 typedef uint64_t (*sampler_fn)(struct sampler_prng *p, const struct sampler_param *params,
-                               uint64_t n, int32_t *out);
+                               uint64_t n, int32_t *out, uint64_t *candidates);
+
+/* What one call of the sampler derives from its parameters: s = floor(mu)
+ * (as a double), r = mu - s, dss = isigma^2 / 2 and ccs = isigma sigma_min. */
+struct sampler_call {
+    double fl, r, dss, ccs;
+};
+
+static inline struct sampler_call sampler_call_of(const struct sampler_param *q)
+{
+    struct sampler_call c;
+    c.fl = floor(q->mu);
+    c.r = q->mu - c.fl;
+    c.dss = 0.5 * q->isigma * q->isigma;
+    c.ccs = q->isigma * SAMPLER_SIGMA_MIN;
+    return c;
+}
+
+/* A candidate of the call (r, dss) from its base sample z0 and sign bit b:
+ * z = b + (2b - 1) z0, x = (z - r)^2 dss - z0^2 / (2 sigma_0^2), reduced
+ * to r' in [0, ln 2) and t (sampler_reduce).  Returns r'; *z_out = z. */
+static inline double sampler_place(int z0, int b, double r, double dss, int *z_out,
+                                   unsigned *t_out)
+{
+    int z = b + ((b << 1) - 1) * z0;
+    double d = (double)z - r;
+    double x = d * d * dss - (double)(z0 * z0) * SAMPLER_INV_2SQRSIGMA0;
+    *z_out = z;
+    return sampler_reduce(x, t_out);
+}
+
+/* The sign bit: one random byte's low bit. */
+static inline int sampler_bit(struct sampler_prng *p)
+{
+    return (int)(sampler_u8(p) & 1u);
+}
+
+/* One candidate of the accept loop from fresh random bytes: the base
+ * sample z0, then the sign bit b, placed by sampler_place. */
+static inline double sampler_candidate(struct sampler_prng *p, double r, double dss,
+                                       int *z_out, unsigned *t_out)
+{
+    int z0 = sampler_gaussian0(p);
+    return sampler_place(z0, sampler_bit(p), r, dss, z_out, t_out);
+}
 
 /*
- * SAMPLER_DEFINE(ID, FN, ATTR) defines sampler_run_ID, which draws n
- * accepted samples into out[0..n-1] with FN(r, ccs) -> uint64_t as
- * fpr_expm_p63 and returns the number of BerExp trials (calls of FN).
+ * SAMPLER_DEFINE(ID, FN, ATTR) defines sampler_run_ID, the sequential
+ * loop: one candidate at a time, FN(r, ccs) -> uint64_t as fpr_expm_p63,
+ * so every candidate computed is decided (candidates = decisions).
  * FN is inlined into the loop; the loop is `noinline` so no two kernels'
  * loops merge and nothing moves across the timing fences.  ATTR carries
  * extra function attributes (target("avx2,fma") for the AVX2 reference).
@@ -216,31 +274,23 @@ typedef uint64_t (*sampler_fn)(struct sampler_prng *p, const struct sampler_para
 #define SAMPLER_DEFINE(ID, FN, ATTR)                                         \
     ATTR __attribute__((noinline)) static uint64_t sampler_run_##ID(         \
         struct sampler_prng *p, const struct sampler_param *params,          \
-        uint64_t n, int32_t *out)                                            \
+        uint64_t n, int32_t *out, uint64_t *candidates)                      \
     {                                                                        \
         uint64_t i, trials = 0;                                              \
         for (i = 0; i < n; i++) {                                            \
-            const struct sampler_param *q = &params[i % SAMPLER_PARAMS];    \
-            double fl = floor(q->mu);                                        \
-            double r = q->mu - fl;                                           \
-            double dss = 0.5 * q->isigma * q->isigma;                        \
-            double ccs = q->isigma * SAMPLER_SIGMA_MIN;                      \
+            struct sampler_call c = sampler_call_of(&params[i % SAMPLER_PARAMS]); \
             for (;;) {                                                       \
-                int z0 = sampler_gaussian0(p);                               \
-                int b = (int)(sampler_u8(p) & 1u);                           \
-                int z = b + ((b << 1) - 1) * z0;                             \
-                double d = (double)z - r;                                    \
-                double x = d * d * dss                                       \
-                           - (double)(z0 * z0) * SAMPLER_INV_2SQRSIGMA0;     \
+                int z;                                                       \
                 unsigned t;                                                  \
-                double rr = sampler_reduce(x, &t);                           \
+                double rr = sampler_candidate(p, c.r, c.dss, &z, &t);        \
                 trials++;                                                    \
-                if (sampler_bercmp(p, FN(rr, ccs), t)) {                     \
-                    out[i] = (int32_t)fl + z;                                \
+                if (sampler_bercmp(p, FN(rr, c.ccs), t)) {                   \
+                    out[i] = (int32_t)c.fl + z;                              \
                     break;                                                   \
                 }                                                            \
             }                                                                \
         }                                                                    \
+        *candidates += trials;                                               \
         return trials;                                                       \
     }
 

@@ -2,11 +2,16 @@
 /*
  * sampler_main.c -- the sampler-level benchmark (make bench-sampler,
  * docs/bench.md): Falcon's SamplerZ loop (bench/sampler.h) with each
- * fpr_expm_p63 under test, timed in one process with interleaved rounds.
+ * fpr_expm_p63 under test, and its speculative form (bench/sampler_spec.h)
+ * with the batch kernel falcon_x86_batch on 4 or 8 candidates per round,
+ * timed in one process with interleaved rounds.
  *
  * Usage:
  *   sampler_main list
- *       one line per variant: "name kind".
+ *       one line per variant this CPU can run: "name kind isa base", base
+ *       being the variant whose samples it must reproduce from the same
+ *       random bytes (the same loop shape: facct_int128 for the sequential
+ *       loops, the same speculative loop with facct_int128 for the others).
  *   sampler_main time SEED ROUNDS SAMPLES WARMUP_MS
  *       one independent run: warm-up, then ROUNDS rounds; each round takes
  *       one calibration sample of each kind (bench/timing.h), then visits
@@ -14,20 +19,24 @@
  *       and times SAMPLES accepted samples of each.  Every variant starts
  *       the round from the same generator state and the same parameters,
  *       so all do the same work unless their outputs change a decision.
- *       Prints one JSON object: TSC ticks per accepted sample, trials
- *       per sample, the calibration ratios, and per variant the rounds
- *       whose samples differ from facct_int128's.
+ *       Prints one JSON object: TSC ticks per accepted sample, BerExp
+ *       decisions, candidates computed and random bytes per sample, the
+ *       calibration ratios, and per variant the rounds whose samples
+ *       differ from its base's.
  *   sampler_main count NAME SAMPLES
  *       draws SAMPLES samples with NAME, untimed, and prints a checksum:
  *       run under callgrind at two sizes by bench/sampler.py.
  *   sampler_main draw NAME SAMPLES MU SIGMA SEED
  *       draws SAMPLES samples of centre MU and deviation SIGMA (in
- *       (sigma_min, sigma_0], ccs = sigma_min / SIGMA below 1) and prints "trials T" then "value count"
- *       lines: the histogram the tests compare with the exact distribution.
+ *       (sigma_min, sigma_0], ccs = sigma_min / SIGMA below 1) and prints
+ *       "trials T" (BerExp decisions), "candidates C", "bytes B" (random
+ *       bytes consumed), "outside O", then "value count" lines: the
+ *       histogram the tests compare with the exact distribution.
  *   sampler_main agree SAMPLES SEED
  *       draws SAMPLES samples with every variant from the same state and
- *       prints, per variant, how many differ from facct_int128's and the
- *       index of the first that does (-1: none), as JSON.
+ *       prints, per variant, how many differ from its base's and the
+ *       index of the first that does (-1: none), and how many differ from
+ *       the sequential facct_int128's, as JSON.
  *   sampler_main table
  *       prints the base sampler's table, one 72-bit entry per line as
  *       three decimal 24-bit limbs.
@@ -39,6 +48,7 @@
 
 #include "refs.h"
 #include "sampler.h"
+#include "sampler_spec.h"
 #include "test_util.h"
 #include "timing.h"
 
@@ -49,6 +59,7 @@
 #include "falcon_x86/falcon_x86.h"
 #include "falcon_x86_fast/falcon_x86_fast.h"
 #include "falcon_x86_v1/falcon_x86_v1.h"
+#include "falcon_x86_batch/falcon_x86_batch.h"
 
 /* ---- deliberately broken kernels: the tests' controls ------------------- */
 
@@ -81,23 +92,115 @@ SAMPLER_DEFINE(falcon_x86_fast, falcon_x86_fast_fpr_expm_p63_native, )
 SAMPLER_DEFINE(ctl_const, sampler_ctl_const, )
 SAMPLER_DEFINE(ctl_linear, sampler_ctl_linear, )
 
+/* ---- speculative loops: K candidates' fpr_expm_p63 per round ------------- */
+
+/* EVAL of a speculative loop from a scalar fpr_expm_p63 FN: k calls. */
+#define SPEC_EVAL_SCALAR(NAME, FN)                                             \
+    static inline void NAME(uint64_t *e, const double *rv, double ccs, unsigned k) \
+    {                                                                          \
+        unsigned j;                                                            \
+        for (j = 0; j < k; j++) {                                              \
+            e[j] = FN(rv[j], ccs);                                             \
+        }                                                                      \
+    }
+
+/* The reference speculative loops: the same rounds and byte order as the
+ * batch ones, each candidate through the scalar facct_int128, so a batch
+ * loop must draw their samples from the same bytes (its decisions differ
+ * only where the kernels' outputs flip one, as in the sequential loops). */
+SPEC_EVAL_SCALAR(spec_eval_int128, bench_ref_int128)
+
+/* falcon_x86_batch's register entries with every edge rule (the lane-wise
+ * `_native`, as the sequential kernels are called): four lanes on AVX2,
+ * eight on AVX-512F/DQ, the same ccs in every lane. */
+static inline void spec_eval_batch_x4(uint64_t *e, const double *rv, double ccs, unsigned k)
+{
+    __m256i v = falcon_x86_batch_fpr_expm_p63_native_x4(_mm256_loadu_pd(rv), _mm256_set1_pd(ccs));
+    (void)k;
+    _mm256_storeu_si256((__m256i *)(void *)e, v);
+}
+
+#define AVX512_ATTR __attribute__((target("avx512f,avx512dq")))
+AVX512_ATTR static inline void spec_eval_batch_x8(uint64_t *e, const double *rv, double ccs, unsigned k)
+{
+    __m512i v = falcon_x86_batch_fpr_expm_p63_native_x8(_mm512_loadu_pd(rv), _mm512_set1_pd(ccs));
+    (void)k;
+    _mm512_storeu_si512((void *)e, v);
+}
+
+/* Controls of the speculative loop (tests): the batch result with its
+ * lanes rotated by one, so candidate j is decided with candidate j+1's
+ * probability (a lane mix-up in the glue around a correct kernel); and
+ * the linear expm of sampler_ctl_linear on every lane. */
+static inline void spec_ctl_rotate_x4(uint64_t *e, const double *rv, double ccs, unsigned k)
+{
+    __m256i v = falcon_x86_batch_fpr_expm_p63_native_x4(_mm256_loadu_pd(rv), _mm256_set1_pd(ccs));
+    (void)k;
+    _mm256_storeu_si256((__m256i *)(void *)e, _mm256_permute4x64_epi64(v, 0x39));
+}
+
+SPEC_EVAL_SCALAR(spec_ctl_linear, sampler_ctl_linear)
+
+SAMPLER_SPEC_DEFINE(spec4_facct_int128, 4, 0, spec_eval_int128, )
+SAMPLER_SPEC_DEFINE(spec4_batch_avx2, 4, 0, spec_eval_batch_x4, )
+SAMPLER_SPEC_DEFINE(spec8_facct_int128, 8, 0, spec_eval_int128, )
+SAMPLER_SPEC_DEFINE(spec8_batch_avx512, 8, 0, spec_eval_batch_x8, AVX512_ATTR)
+SAMPLER_SPEC_DEFINE(pool4_facct_int128, 4, 1, spec_eval_int128, )
+SAMPLER_SPEC_DEFINE(pool4_batch_avx2, 4, 1, spec_eval_batch_x4, )
+SAMPLER_SPEC_DEFINE(pool8_facct_int128, 8, 1, spec_eval_int128, )
+SAMPLER_SPEC_DEFINE(pool8_batch_avx512, 8, 1, spec_eval_batch_x8, AVX512_ATTR)
+SAMPLER_SPEC_DEFINE(spec4_ctl_rotate, 4, 0, spec_ctl_rotate_x4, )
+SAMPLER_SPEC_DEFINE(spec4_ctl_linear, 4, 0, spec_ctl_linear, )
+SAMPLER_SPEC_DEFINE(pool4_ctl_rotate, 4, 1, spec_ctl_rotate_x4, )
+
 struct sampler_variant {
     const char *name;
-    const char *kind;   /* "reference", "kernel" or "control" */
+    const char *kind;   /* "reference", "kernel", "speculative" or "control" */
+    const char *isa;    /* what beyond the build's x86-64-v3 it needs: "-" or "avx512" */
+    const char *base;   /* whose samples it reproduces from the same bytes */
     sampler_fn run;
 };
 
-/* facct_int128 first: the one every other variant is compared with. */
+/* facct_int128 first: the base of the sequential loops. */
 static const struct sampler_variant variants[] = {
-    {"facct_int128", "reference", sampler_run_facct_int128},
-    {"facct_avx2", "reference", sampler_run_facct_avx2},
-    {"falcon_x86_v1", "kernel", sampler_run_falcon_x86_v1},
-    {"falcon_x86", "kernel", sampler_run_falcon_x86},
-    {"falcon_x86_fast", "kernel", sampler_run_falcon_x86_fast},
-    {"ctl_const", "control", sampler_run_ctl_const},
-    {"ctl_linear", "control", sampler_run_ctl_linear},
+    {"facct_int128", "reference", "-", "facct_int128", sampler_run_facct_int128},
+    {"facct_avx2", "reference", "-", "facct_int128", sampler_run_facct_avx2},
+    {"falcon_x86_v1", "kernel", "-", "facct_int128", sampler_run_falcon_x86_v1},
+    {"falcon_x86", "kernel", "-", "facct_int128", sampler_run_falcon_x86},
+    {"falcon_x86_fast", "kernel", "-", "facct_int128", sampler_run_falcon_x86_fast},
+    {"spec4_facct_int128", "speculative", "-", "spec4_facct_int128", sampler_run_spec4_facct_int128},
+    {"spec4_batch_avx2", "speculative", "-", "spec4_facct_int128", sampler_run_spec4_batch_avx2},
+    {"spec8_facct_int128", "speculative", "-", "spec8_facct_int128", sampler_run_spec8_facct_int128},
+    {"spec8_batch_avx512", "speculative", "avx512", "spec8_facct_int128", sampler_run_spec8_batch_avx512},
+    {"pool4_facct_int128", "speculative", "-", "pool4_facct_int128", sampler_run_pool4_facct_int128},
+    {"pool4_batch_avx2", "speculative", "-", "pool4_facct_int128", sampler_run_pool4_batch_avx2},
+    {"pool8_facct_int128", "speculative", "-", "pool8_facct_int128", sampler_run_pool8_facct_int128},
+    {"pool8_batch_avx512", "speculative", "avx512", "pool8_facct_int128", sampler_run_pool8_batch_avx512},
+    {"ctl_const", "control", "-", "facct_int128", sampler_run_ctl_const},
+    {"ctl_linear", "control", "-", "facct_int128", sampler_run_ctl_linear},
+    {"spec4_ctl_rotate", "control", "-", "spec4_facct_int128", sampler_run_spec4_ctl_rotate},
+    {"spec4_ctl_linear", "control", "-", "spec4_facct_int128", sampler_run_spec4_ctl_linear},
+    {"pool4_ctl_rotate", "control", "-", "pool4_facct_int128", sampler_run_pool4_ctl_rotate},
 };
 enum { NVARIANTS = sizeof variants / sizeof variants[0] };
+
+/* Whether this CPU runs variant v (valgrind hides AVX-512 from CPUID, so
+ * under it the AVX-512 loop is unavailable too). */
+static int available(const struct sampler_variant *v)
+{
+    return strcmp(v->isa, "avx512") != 0
+           || (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq"));
+}
+
+/* The index of v's base (always listed before v, and needing no more
+ * than the build's instruction set). */
+static unsigned base_index(const struct sampler_variant *v)
+{
+    unsigned i;
+    for (i = 0; strcmp(variants[i].name, v->base) != 0; i++) {
+    }
+    return i;
+}
 
 static struct sampler_param params[SAMPLER_PARAMS];
 
@@ -145,6 +248,11 @@ static const struct sampler_variant *find(const char *name)
     unsigned i;
     for (i = 0; i < NVARIANTS; i++) {
         if (strcmp(variants[i].name, name) == 0) {
+            if (!available(&variants[i])) {
+                fprintf(stderr, "sampler_main: variant '%s' needs %s, which this CPU lacks\n",
+                        name, variants[i].isa);
+                exit(1);
+            }
             return &variants[i];
         }
     }
@@ -177,7 +285,10 @@ static int cmd_list(void)
 {
     unsigned i;
     for (i = 0; i < NVARIANTS; i++) {
-        printf("%s %s\n", variants[i].name, variants[i].kind);
+        if (available(&variants[i])) {
+            printf("%s %s %s %s\n", variants[i].name, variants[i].kind, variants[i].isa,
+                   variants[i].base);
+        }
     }
     return 0;
 }
@@ -189,6 +300,7 @@ static int cmd_time(uint64_t seed, unsigned rounds, uint64_t samples, double war
     double *cal_add = malloc(rounds * sizeof *cal_add);
     double *cal_imul = malloc(rounds * sizeof *cal_imul);
     uint64_t trials[NVARIANTS] = {0}, diverged[NVARIANTS] = {0};
+    uint64_t cands[NVARIANTS] = {0}, bytes[NVARIANTS] = {0}, warm_cands = 0;
     uint64_t sums[NVARIANTS], rs = seed ^ UINT64_C(0x5DEECE66D), sink = 0;
     int32_t *out = alloc_out(samples);
     struct sampler_prng prng;
@@ -199,7 +311,7 @@ static int cmd_time(uint64_t seed, unsigned rounds, uint64_t samples, double war
         return 1;
     }
     for (i = 0; i < NVARIANTS; i++) {
-        if (strcmp(variants[i].kind, "control") != 0) {
+        if (strcmp(variants[i].kind, "control") != 0 && available(&variants[i])) {
             timed[nt++] = i;
         }
     }
@@ -210,7 +322,7 @@ static int cmd_time(uint64_t seed, unsigned rounds, uint64_t samples, double war
     do {
         for (k = 0; k < nt; k++) {
             sampler_seed(&prng, seed);
-            sink += variants[timed[k]].run(&prng, params, samples, out);
+            sink += variants[timed[k]].run(&prng, params, samples, out, &warm_cands);
         }
     } while (now_ms() < t_end);
 
@@ -232,15 +344,16 @@ static int cmd_time(uint64_t seed, unsigned rounds, uint64_t samples, double war
             uint64_t t0, t1, n;
             sampler_seed(&prng, round_seed(seed, r));
             t0 = tsc_begin();
-            n = variants[v].run(&prng, params, samples, out);
+            n = variants[v].run(&prng, params, samples, out, &cands[v]);
             t1 = tsc_end();
             ticks[v * rounds + r] = (double)(t1 - t0) / (double)samples;
             trials[v] += n;
+            bytes[v] += sampler_bytes_used(&prng);
             sums[v] = checksum(out, samples);
         }
-        /* variants[0] is facct_int128, always timed. */
+        /* Every base is timed (kind "reference" or "speculative"). */
         for (k = 0; k < nt; k++) {
-            diverged[timed[k]] += sums[timed[k]] != sums[0];
+            diverged[timed[k]] += sums[timed[k]] != sums[base_index(&variants[timed[k]])];
         }
     }
 
@@ -254,10 +367,12 @@ static int cmd_time(uint64_t seed, unsigned rounds, uint64_t samples, double war
     printf("},\n\"variants\": [");
     for (k = 0; k < nt; k++) {
         unsigned v = timed[k];
-        printf("%s\n{\"name\": \"%s\", \"kind\": \"%s\", \"trials_per_sample\": %.6f, "
-               "\"rounds_differing_from_facct_int128\": %llu, ",
-               k ? "," : "", variants[v].name, variants[v].kind,
-               (double)trials[v] / ((double)samples * rounds),
+        double per = (double)samples * rounds;
+        printf("%s\n{\"name\": \"%s\", \"kind\": \"%s\", \"isa\": \"%s\", \"base\": \"%s\", "
+               "\"trials_per_sample\": %.6f, \"candidates_per_sample\": %.6f, "
+               "\"bytes_per_sample\": %.4f, \"rounds_differing_from_base\": %llu, ",
+               k ? "," : "", variants[v].name, variants[v].kind, variants[v].isa, variants[v].base,
+               (double)trials[v] / per, (double)cands[v] / per, (double)bytes[v] / per,
                (unsigned long long)diverged[v]);
         print_series("ticks_per_sample", &ticks[v * rounds], rounds);
         printf("}");
@@ -275,9 +390,10 @@ static int cmd_count(const char *name, uint64_t samples)
     const struct sampler_variant *v = find(name);
     int32_t *out = alloc_out(samples);
     struct sampler_prng prng;
+    uint64_t cands = 0;
     fill_params(1);
     sampler_seed(&prng, 1);
-    v->run(&prng, params, samples, out);
+    v->run(&prng, params, samples, out, &cands);
     printf("%llu\n", (unsigned long long)checksum(out, samples));
     free(out);
     return 0;
@@ -294,7 +410,7 @@ static int cmd_draw(const char *name, uint64_t samples, double mu, double sigma,
     static uint64_t hist[2 * HIST_HALF + 1];
     struct sampler_prng prng;
     int32_t base = (int32_t)floor(mu) - HIST_HALF;
-    uint64_t trials, i, outside = 0;
+    uint64_t trials, i, outside = 0, cands = 0;
     unsigned k;
 
     /* ccs = sigma_min / sigma must stay below 1, as in Falcon: at 1 the
@@ -311,7 +427,7 @@ static int cmd_draw(const char *name, uint64_t samples, double mu, double sigma,
         params[k].isigma = 1.0 / sigma;
     }
     sampler_seed(&prng, seed);
-    trials = v->run(&prng, params, samples, out);
+    trials = v->run(&prng, params, samples, out, &cands);
     for (i = 0; i < samples; i++) {
         int64_t d = (int64_t)out[i] - base;
         if (d < 0 || d > 2 * HIST_HALF) {
@@ -320,8 +436,9 @@ static int cmd_draw(const char *name, uint64_t samples, double mu, double sigma,
             hist[d]++;
         }
     }
-    printf("trials %llu\noutside %llu\n", (unsigned long long)trials,
-           (unsigned long long)outside);
+    printf("trials %llu\ncandidates %llu\nbytes %llu\noutside %llu\n",
+           (unsigned long long)trials, (unsigned long long)cands,
+           (unsigned long long)sampler_bytes_used(&prng), (unsigned long long)outside);
     for (k = 0; k <= 2 * HIST_HALF; k++) {
         if (hist[k] != 0) {
             printf("%d %llu\n", base + (int)k, (unsigned long long)hist[k]);
@@ -333,34 +450,46 @@ static int cmd_draw(const char *name, uint64_t samples, double mu, double sigma,
 
 static int cmd_agree(uint64_t samples, uint64_t seed)
 {
-    int32_t *ref = alloc_out(samples), *out = alloc_out(samples);
+    static int32_t *outs[NVARIANTS];
     struct sampler_prng prng;
-    unsigned i;
+    unsigned i, first_printed = 1;
     fill_params(seed);
-    sampler_seed(&prng, seed);
-    variants[0].run(&prng, params, samples, ref);
+    for (i = 0; i < NVARIANTS; i++) {
+        uint64_t cands = 0;
+        if (available(&variants[i])) {
+            outs[i] = alloc_out(samples);
+            sampler_seed(&prng, seed);
+            variants[i].run(&prng, params, samples, outs[i], &cands);
+        }
+    }
     printf("{\"samples\": %llu, \"seed\": %llu, \"variants\": [",
            (unsigned long long)samples, (unsigned long long)seed);
     for (i = 0; i < NVARIANTS; i++) {
-        uint64_t j, differ = 0;
+        const int32_t *ref = outs[base_index(&variants[i])];
+        uint64_t j, differ = 0, differ_seq = 0;
         long long first = -1;
-        sampler_seed(&prng, seed);
-        variants[i].run(&prng, params, samples, out);
+        if (outs[i] == NULL) {
+            continue;
+        }
         for (j = 0; j < samples; j++) {
-            if (out[j] != ref[j]) {
+            differ_seq += outs[i][j] != outs[0][j];
+            if (outs[i][j] != ref[j]) {
                 differ++;
                 if (first < 0) {
                     first = (long long)j;
                 }
             }
         }
-        printf("%s\n{\"name\": \"%s\", \"kind\": \"%s\", \"differing\": %llu, "
-               "\"first_differing\": %lld}", i ? "," : "", variants[i].name,
-               variants[i].kind, (unsigned long long)differ, first);
+        printf("%s\n{\"name\": \"%s\", \"kind\": \"%s\", \"base\": \"%s\", \"differing\": %llu, "
+               "\"first_differing\": %lld, \"differing_from_facct_int128\": %llu}",
+               first_printed ? "" : ",", variants[i].name, variants[i].kind, variants[i].base,
+               (unsigned long long)differ, first, (unsigned long long)differ_seq);
+        first_printed = 0;
     }
     printf("\n]}\n");
-    free(ref);
-    free(out);
+    for (i = 0; i < NVARIANTS; i++) {
+        free(outs[i]);
+    }
     return 0;
 }
 

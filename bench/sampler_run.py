@@ -5,9 +5,11 @@ its own parameters, generator states, shuffles, warm-up and calibration),
 converts every sample from TSC ticks to core cycles with that process's
 calibration (bench/run.py's), pools the runs, applies P5-P95 filtering,
 counts instructions per accepted sample with callgrind, checks that every
-kernel draws the same samples as facct_int128 from the same random bytes,
-then prints a table and writes build/bench_sampler.json.  docs/bench.md,
-"Sampler-level benchmark", describes the loop and the protocol.
+kernel draws the same samples as its base (facct_int128 in the same loop
+shape) from the same random bytes, compares the speculative loops with the
+best sequential one, then prints a table and writes build/bench_sampler.json.
+docs/bench.md, "Sampler-level benchmark", describes the loops and the
+protocol.
 """
 from __future__ import annotations
 
@@ -29,6 +31,9 @@ REFERENCE = "facct_int128"
 # Issue 17, item 6: cycles per accepted sample at most this fraction of
 # facct_int128's, measured in the same run.
 TARGETS: dict[str, float] = {"falcon_x86_fast": 0.93, "falcon_x86": 1.0}
+# The loop kinds that evaluate one candidate at a time (the others are
+# "speculative": K candidates per round, bench/sampler_spec.h).
+SEQUENTIAL_KINDS = ("reference", "kernel")
 
 
 def harness(binary: Path, *args: str) -> dict[str, Any]:
@@ -51,10 +56,13 @@ def summarise(runs: list[dict[str, Any]]) -> tuple[dict[str, Any], list[dict[str
         results.append({
             "name": v["name"], "kind": v["kind"],
             "cycles_per_sample_median": s.median, "cycles_per_sample_p5": s.p5,
-            "cycles_per_sample_p95": s.p95, "samples_total": s.total, "samples_kept": s.kept,
-            "trials_per_sample": sum(r["variants"][i]["trials_per_sample"] for r in runs) / len(runs),
-            "rounds_differing_from_facct_int128":
-                sum(r["variants"][i]["rounds_differing_from_facct_int128"] for r in runs),
+            "cycles_per_sample_p95": s.p95,
+            "isa": v.get("isa", "-"), "base": v.get("base", REFERENCE),
+            "samples_total": s.total, "samples_kept": s.kept,
+            **{key: sum(r["variants"][i][key] for r in runs) / len(runs)
+               for key in ("trials_per_sample", "candidates_per_sample", "bytes_per_sample")},
+            "rounds_differing_from_base":
+                sum(r["variants"][i]["rounds_differing_from_base"] for r in runs),
         })
     by_name = {r["name"]: r for r in results}
     if REFERENCE not in by_name:
@@ -82,16 +90,38 @@ def targets(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
             for k, limit in TARGETS.items() if k in by_name]
 
 
+def speculative(results: list[dict[str, Any]]) -> dict[str, Any]:
+    """Each speculative loop against the fastest sequential loop of the run
+    (cycles per accepted sample), with what it spends more: candidates
+    computed and random bytes per sample over the sequential loops'."""
+    seq = [r for r in results if r["kind"] in SEQUENTIAL_KINDS]
+    if not seq:
+        raise RuntimeError("sampler_main timed no sequential loop")
+    best = min(seq, key=lambda r: r["cycles_per_sample_median"])
+    rows = [{"name": r["name"], "ratio_to_best_sequential":
+             r["cycles_per_sample_median"] / best["cycles_per_sample_median"],
+             "beats_best_sequential": r["cycles_per_sample_median"] < best["cycles_per_sample_median"],
+             "candidates_over_sequential": r["candidates_per_sample"] / best["candidates_per_sample"],
+             "bytes_over_sequential": r["bytes_per_sample"] / best["bytes_per_sample"]}
+            for r in results if r["kind"] == "speculative"]
+    return {"best_sequential": best["name"], "rows": rows}
+
+
+def _opt(value: float | None, digits: int) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
 def table(results: list[dict[str, Any]]) -> str:
     header = ("variant", "cycles/sample", "[P5 - P95]", "/ int128", "paired", "instr/sample",
-              "trials/sample", "samples != int128")
+              "decisions", "candidates", "bytes", "base", "samples != base")
     rows = [[r["name"], f"{r['cycles_per_sample_median']:.1f}",
              f"[{r['cycles_per_sample_p5']:.1f} - {r['cycles_per_sample_p95']:.1f}]",
              f"{r['ratio_to_facct_int128']:.3f}", f"{r['paired_ratio_median']:.3f}",
-             f"{r['instructions_per_sample']:.1f}",
-             f"{r['trials_per_sample']:.4f}", str(r["agree_differing"])]
+             _opt(r["instructions_per_sample"], 1), f"{r['trials_per_sample']:.4f}",
+             f"{r['candidates_per_sample']:.4f}", f"{r['bytes_per_sample']:.2f}", r["base"],
+             str(r["agree_differing"])]
             for r in results]
-    return toolkit_table.text(header, rows, align="l" + "r" * 7)
+    return toolkit_table.text(header, rows, align="l" + "r" * 8 + "lr")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -130,17 +160,20 @@ def bench(a: argparse.Namespace) -> int:
     print(" -- agreement check, then callgrind", file=sys.stderr)
     calibration, results = summarise(runs)
     agree = {v["name"]: v for v in harness(a.bin, "agree", str(a.agree_samples), "1")["variants"]}
-    counts = callgrind.count_all(a.bin, [r["name"] for r in results])
+    # valgrind does not execute AVX-512: those loops get no count.
+    counts = callgrind.count_all(a.bin, [r["name"] for r in results if r["isa"] != "avx512"])
     for r in results:
-        r["instructions_per_sample"] = round(counts[r["name"]], 2)
+        count = counts.get(r["name"])
+        r["instructions_per_sample"] = None if count is None else round(count, 2)
         r["agree_differing"] = agree[r["name"]]["differing"]
         r["agree_first_differing"] = agree[r["name"]]["first_differing"]
+        r["agree_differing_from_facct_int128"] = agree[r["name"]]["differing_from_facct_int128"]
     controls = {name: v["differing"] for name, v in agree.items() if v["kind"] == "control"}
     doc = {"runs": a.runs, "rounds_per_run": a.rounds, "samples_per_timing": a.samples,
            "agree_samples": a.agree_samples, "agree_controls_differing": controls,
            "calibration": calibration, "machine": machine.describe(a.cc, a.cflags),
            "measured_on": provenance.measured_on(), "results": results,
-           "targets": targets(results)}
+           "targets": targets(results), "speculative": speculative(results)}
     write_text_atomic(a.json, json.dumps(doc, indent=2) + "\n")
     print(f"{a.runs} runs x {a.rounds} rounds x {a.samples} accepted samples on "
           f"{doc['machine']['cpu_model']}; {calibration['cycles_per_tick_median']:.4f} core cycles "
@@ -148,9 +181,16 @@ def bench(a: argparse.Namespace) -> int:
     print(table(results))
     print(f"samples != int128: of {a.agree_samples} drawn from the same bytes "
           f"(controls: {', '.join(f'{k} {v}' for k, v in controls.items())})")
-    diverged = {r["name"]: r["rounds_differing_from_facct_int128"] for r in results}
-    print(f"timing rounds whose samples differ from facct_int128's (of {a.runs * a.rounds}): "
+    diverged = {r["name"]: r["rounds_differing_from_base"] for r in results}
+    print(f"timing rounds whose samples differ from their base's (of {a.runs * a.rounds}): "
           + ", ".join(f"{k} {v}" for k, v in diverged.items()))
+    spec = doc["speculative"]
+    for row in spec["rows"]:
+        print(f"speculative {row['name']}: {row['ratio_to_best_sequential']:.3f} x the best "
+              f"sequential loop ({spec['best_sequential']}), "
+              f"{'faster' if row['beats_best_sequential'] else 'NOT faster'}; "
+              f"{row['candidates_over_sequential']:.2f} x its candidates, "
+              f"{row['bytes_over_sequential']:.2f} x its random bytes per sample")
     for t in doc["targets"]:
         print(f"target {t['kernel']} <= {t['max_ratio_to_facct_int128']:.2f} x facct_int128: "
               f"{t['ratio']:.3f}, {'met' if t['met'] else 'NOT met'}")

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Optional
 
+from bench.gen_registry import ARRAY_REFERENCES, BATCH_ISAS, BATCH_PREFIX
 from report.common import fixed, measured_on, sig, verdict
 from toolkit import table
 
@@ -107,18 +108,80 @@ def bench_targets(data: dict[str, Any], source: Path) -> str:
             + "\n" + table.markdown(header, rows) + "\n")
 
 
+# Issue 18's per-element targets for the batch rows: per instruction set,
+# the largest batch cycles per element over each reference's batch cycles.
+BATCH_TARGETS: dict[str, tuple[tuple[str, float], ...]] = {
+    "avx512": (("facct_avx2", 0.5), ("facct_int128", 0.2)),
+    "avx2": (("facct_avx2", 1.0), ("facct_int128", 0.4)),
+}
+_ARRAY_LANES = {name: lanes for name, _, _, lanes, _ in ARRAY_REFERENCES}
+
+
+def _lanes(name: str) -> int:
+    """Elements one chain call of the row computes: the instruction set's
+    lanes for a kernel's batch row, the references' lanes for theirs, 1
+    for a scalar row."""
+    if BATCH_PREFIX in name:
+        return BATCH_ISAS[name.split(BATCH_PREFIX)[1]][0]
+    return _ARRAY_LANES.get(name, 1)
+
+
+def bench_batch(data: dict[str, Any], source: Path) -> str:
+    """The batch kernels per element beside the references (build/bench.json):
+    the scalar references, their 4-lane forms, each batch kernel's scalar
+    row and its batch rows, then issue 18's per-element targets."""
+    results = data.get("results", [])
+    by_name = {r["name"]: r for r in results}
+    batch_rows = [r for r in results if BATCH_PREFIX in r["name"]]
+    kernels = list(dict.fromkeys(r["name"].split(BATCH_PREFIX)[0] for r in batch_rows))
+    names = [n for n in ("facct_int128", "facct_avx2", *_ARRAY_LANES, *kernels) if n in by_name]
+    names += [r["name"] for r in batch_rows]
+    header = ("row", "batch (cycles/element)", "chain (cycles/call)", "lanes per call",
+              "instructions per call", "instructions per element", "batch / facct_avx2",
+              "batch / facct_int128", "error (2^-63 units)")
+    rows = []
+    for name in names:
+        r, lanes = by_name[name], _lanes(name)
+        instr = r.get("instructions_per_call")
+        static = " (static)" if r.get("instructions_source", "").startswith("static") else ""
+        err = r.get("error_2p63")
+        rows.append((name, fixed(r["batch_cycles_median"], 1), fixed(r["chain_cycles_median"], 1),
+                     str(lanes), None if instr is None else f"{instr:.0f}{static}",
+                     None if instr is None else f"{instr / lanes:.1f}",
+                     _ratio(r, "batch", "facct_avx2"), _ratio(r, "batch", "facct_int128"),
+                     None if err is None else f"{sig(err, 6)} ({r.get('error_source', '?')})"))
+    targets = []
+    for r in batch_rows:
+        for ref, limit in BATCH_TARGETS.get(r["name"].split(BATCH_PREFIX)[1], ()):
+            speedup = r.get(f"batch_speedup_vs_{ref}")
+            if speedup:
+                targets.append((f"`{r['name']}`", f"batch / {ref}", f"{1.0 / speedup:.2f}",
+                                f"<= {limit:g}", verdict(1.0 / speedup <= limit, "yes", "**no**")))
+    what = _bench_what(data) + "; batch per element on arrays of 1,024 inputs, chain per call"
+    out = measured_on(data, source, what) + "\n" + table.markdown(header, rows) + "\n"
+    if targets:
+        out += "\n" + table.markdown(("row", "quantity", "measured", "target (issue 18)", "met"),
+                                     targets) + "\n"
+    return out
+
+
 def bench_sampler(data: dict[str, Any], source: Path) -> str:
     """docs/bench.md's sampler-level table (build/bench_sampler.json): core
     cycles and instructions per accepted sample, the ratio to facct_int128,
-    the samples that differ from facct_int128's, then the targets."""
+    BerExp decisions, candidates computed and random bytes per sample, the
+    samples that differ from the base's (the same loop shape with
+    facct_int128, from the same bytes), then the targets and the
+    speculative loops against the best sequential one."""
     header = ("variant", "cycles/sample", "P5–P95", "/ int128", "paired / int128", "instr/sample",
-              "trials/sample",
-              f"samples ≠ int128 (of {data.get('agree_samples')})")
+              "decisions/sample", "candidates/sample", "random bytes/sample", "base",
+              f"samples ≠ base (of {data.get('agree_samples')})")
     rows = [(r["name"], fixed(r["cycles_per_sample_median"], 1),
              f"{r['cycles_per_sample_p5']:.1f}–{r['cycles_per_sample_p95']:.1f}",
              fixed(r["ratio_to_facct_int128"], 3), fixed(r.get("paired_ratio_median"), 3),
-             fixed(r["instructions_per_sample"], 1),
-             fixed(r["trials_per_sample"], 4), str(r["agree_differing"]))
+             fixed(r.get("instructions_per_sample"), 1), fixed(r["trials_per_sample"], 4),
+             fixed(r.get("candidates_per_sample", r["trials_per_sample"]), 4),
+             fixed(r.get("bytes_per_sample"), 2), r.get("base", "facct_int128"),
+             str(r["agree_differing"]))
             for r in data.get("results", [])]
     m = data.get("machine") or {}
     cal = data.get("calibration") or {}
@@ -129,9 +192,19 @@ def bench_sampler(data: dict[str, Any], source: Path) -> str:
             "TSC tick (imul chain); cycles are core cycles (medians after P5-P95 filtering)")
     targets = [(f"`{t['kernel']}`", f"<= {t['max_ratio_to_facct_int128']:.2f}", fixed(t["ratio"], 3),
                 verdict(t["met"], "met", "**not met**")) for t in data.get("targets", [])]
-    return (measured_on(data, source, what) + "\n" + table.markdown(header, rows) + "\n\n"
-            + table.markdown(("kernel", "target (cycles / int128's)", "measured", "on this CPU"),
-                             targets) + "\n")
+    out = (measured_on(data, source, what) + "\n" + table.markdown(header, rows) + "\n\n"
+           + table.markdown(("kernel", "target (cycles / int128's)", "measured", "on this CPU"),
+                            targets) + "\n")
+    spec = data.get("speculative")
+    if spec and spec.get("rows"):
+        best = spec["best_sequential"]
+        spec_rows = [(f"`{r['name']}`", fixed(r["ratio_to_best_sequential"], 3),
+                      fixed(r["candidates_over_sequential"], 2), fixed(r["bytes_over_sequential"], 2),
+                      verdict(r["beats_best_sequential"], "yes", "**no**")) for r in spec["rows"]]
+        out += "\n" + table.markdown(
+            ("speculative loop", f"cycles / `{best}`'s (the fastest sequential loop)",
+             "candidates / sequential", "random bytes / sequential", "faster"), spec_rows) + "\n"
+    return out
 
 
 def bench_candidates(data: dict[str, Any], source: Path) -> str:

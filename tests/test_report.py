@@ -127,14 +127,56 @@ class Renderers(unittest.TestCase):
         row = {"name": "falcon_x86_fast", "kind": "kernel", "cycles_per_sample_median": 310.04,
                "cycles_per_sample_p5": 284.0, "cycles_per_sample_p95": 358.8,
                "ratio_to_facct_int128": 0.9412, "paired_ratio_median": 0.9398,
-               "instructions_per_sample": 678.7, "trials_per_sample": 1.7367, "agree_differing": 0}
+               "instructions_per_sample": 678.7, "trials_per_sample": 1.7367,
+               "candidates_per_sample": 1.7367, "bytes_per_sample": 19.41, "base": "facct_int128",
+               "agree_differing": 0}
+        spec = dict(row, name="spec8_batch_avx512", kind="speculative", cycles_per_sample_median=700.0,
+                    instructions_per_sample=None, candidates_per_sample=8.0075, bytes_per_sample=82.27,
+                    base="spec8_facct_int128")
         data = {"measured_on": {"cpu_model": "X", "date": "2026-01-02"}, "runs": 3, "rounds_per_run": 5,
-                "samples_per_timing": 256, "agree_samples": 1000, "results": [row],
+                "samples_per_timing": 256, "agree_samples": 1000, "results": [row, spec],
                 "targets": [{"kernel": "falcon_x86_fast", "max_ratio_to_facct_int128": 0.93,
-                             "ratio": 0.9412, "met": False}]}
+                             "ratio": 0.9412, "met": False}],
+                "speculative": {"best_sequential": "falcon_x86_fast", "rows": [
+                    {"name": "spec8_batch_avx512", "ratio_to_best_sequential": 2.2578,
+                     "beats_best_sequential": False, "candidates_over_sequential": 4.611,
+                     "bytes_over_sequential": 4.2385}]}}
         out = speed.bench_sampler(data, Path("build/bench_sampler.json"))
-        self.assertIn("| falcon_x86_fast | 310.0 | 284.0–358.8 | 0.941 | 0.940 | 678.7 | 1.7367 | 0 |", out)
+        self.assertIn("| falcon_x86_fast | 310.0 | 284.0–358.8 | 0.941 | 0.940 | 678.7 | 1.7367 | 1.7367 "
+                      "| 19.41 | facct_int128 | 0 |", out)
+        self.assertIn("| spec8_batch_avx512 | 700.0 | 284.0–358.8 | 0.941 | 0.940 | - | 1.7367 | 8.0075 "
+                      "| 82.27 | spec8_facct_int128 | 0 |", out)
         self.assertIn("| `falcon_x86_fast` | <= 0.93 | 0.941 | **not met** |", out)
+        self.assertIn("`falcon_x86_fast`'s (the fastest sequential loop)", out)
+        self.assertIn("| `spec8_batch_avx512` | 2.258 | 4.61 | 4.24 | **no** |", out)
+
+    def test_bench_batch(self) -> None:
+        def row(name: str, batch: float, chain: float, instr: float, **extra: object) -> dict[str, object]:
+            return {"name": name, "kind": "kernel", "batch_cycles_median": batch,
+                    "chain_cycles_median": chain, "instructions_per_call": instr,
+                    "batch_speedup_vs_facct_int128": 28.0 / batch,
+                    "batch_speedup_vs_facct_avx2": 11.0 / batch, "error_2p63": 0.876136,
+                    "error_source": "proven bound, kernel folder", **extra}
+        rows = [row("facct_int128", 28.0, 84.0, 100.0, error_2p63=3562.6, error_source="FACCT.md figure"),
+                row("facct_avx2", 11.0, 52.0, 30.0), row("falcon_x86_fast", 22.0, 54.0, 81.0),
+                row("facct_avx2_x4", 6.6, 100.0, 42.0), row("falcon_x86_batch", 28.0, 58.0, 104.0),
+                row("falcon_x86_batch/batch-avx512", 5.5, 165.0, 197.0,
+                    instructions_source="static: objdump of the chain loop's body"),
+                row("falcon_x86_batch/batch-avx2", 19.6, 115.0, 250.0)]
+        data = {"measured_on": {"cpu_model": "X", "date": "2026-01-02"}, "runs": 3, "rounds_per_run": 5,
+                "machine": {"cpu_family_model_stepping": "6/207/2"}, "results": rows}
+        out = speed.bench_batch(data, Path("build/bench.json"))
+        self.assertIn("family/model/stepping 6/207/2", out)
+        self.assertIn("| facct_int128 | 28.0 | 84.0 | 1 | 100 | 100.0 | 2.55 | 1.00 | 3562.6 (FACCT.md", out)
+        self.assertIn("| facct_avx2_x4 | 6.6 | 100.0 | 4 | 42 | 10.5 | 0.60 | 0.24 |", out)
+        self.assertIn("| falcon_x86_batch/batch-avx512 | 5.5 | 165.0 | 8 | 197 (static) | 24.6 | 0.50 | 0.20 |", out)
+        self.assertIn("| falcon_x86_batch/batch-avx2 | 19.6 | 115.0 | 4 | 250 | 62.5 | 1.78 | 0.70 |", out)
+        self.assertNotIn("falcon_x86_fast", out)   # only the batch kernels' scalar rows
+        self.assertLess(out.index("| falcon_x86_batch |"), out.index("| falcon_x86_batch/batch-avx512"))
+        self.assertIn("| `falcon_x86_batch/batch-avx512` | batch / facct_avx2 | 0.50 | <= 0.5 | yes |", out)
+        self.assertIn("| `falcon_x86_batch/batch-avx512` | batch / facct_int128 | 0.20 | <= 0.2 | yes |", out)
+        self.assertIn("| `falcon_x86_batch/batch-avx2` | batch / facct_avx2 | 1.78 | <= 1 | **no** |", out)
+        self.assertIn("| `falcon_x86_batch/batch-avx2` | batch / facct_int128 | 0.70 | <= 0.4 | **no** |", out)
 
     def test_audit_fpr(self) -> None:
         fpr = {"max_err_2p63": 2.0, "bound": 1.58012, "worst_x_bits": "0x3c0fffffffffffff",
