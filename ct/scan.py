@@ -46,11 +46,10 @@ NATIVE_FP_ALLOWED = frozenset({
     "cvtsi2sd", "cvtsi2sdq", "cvtsi2sdl",
     "fmadd132sd", "fmadd213sd", "fmadd231sd",
     "fmsub132sd", "fmsub213sd", "fmsub231sd",
-    # Form head (x86-64-v3): the subnormal flush is an integer compare (with
-    # a constant in memory) and an AND on the value's own register, and
-    # trunc is ROUNDSD (fixed latency; its operands are never subnormal,
-    # proven).
-    "pcmpgtq", "pand", "roundsd",
+    # Form head (x86-64-v3): the subnormal flush is an integer compare and
+    # an AND on the vector register (the value broadcast first), and trunc
+    # is ROUNDSD (fixed latency; its operands are never subnormal, proven).
+    "movddup", "punpcklqdq", "pcmpgtq", "pand", "roundsd",
 })
 
 # The SIMD instructions the batch forms may use besides those (mnemonics

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: CC0-1.0
- * falcon_x86.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 c3ad774bb4bcdfd2) from
+ * falcon_x86.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 9d59d5c8d389db34) from
  * kernels/falcon_x86.toml (sha256 ec82d111e21129b1fde8fc7695e0eef4c6256b22c1891c04eca61b32e788114e); regenerate in the project root with:
  *     python3 -m gen render kernels/falcon_x86.toml --out generated
  * Parameters other than the defaults: scale_bits = 63, degree = 13, max_abs_error_log2 = -63.0,
@@ -9,7 +9,7 @@
  *     |falcon_x86_fpr_expm_p63*(x, ccs) - ccs exp(-x) 2^63| <= 0.876136 units of 2^-63, x in [0, ln 2), ccs in [0, 1]
  *     |_eval(z) - f(z/2^64) 2^63| <= 0.887680 (units of 2^-63), |_expm_p63(z, w) - (w/2^64) f(z/2^64) 2^63| <= 0.964624 (units of 2^-63)
  */
-#if defined(FALCON_X86_CONTENT_HASH) && FALCON_X86_CONTENT_HASH != 0x46cf8005204e4fabu
+#if defined(FALCON_X86_CONTENT_HASH) && FALCON_X86_CONTENT_HASH != 0x4af6c7bd1234a886u
 #error "falcon_x86.h: another render of this kernel was included before this one"
 #endif
 #ifndef FALCON_X86_H
@@ -17,7 +17,7 @@
 
 #include <stdint.h>
 
-#define FALCON_X86_CONTENT_HASH 0x46cf8005204e4fabu
+#define FALCON_X86_CONTENT_HASH 0x4af6c7bd1234a886u
 
 /**
  * falcon_x86_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns, _native(x, ccs)
@@ -189,18 +189,15 @@ FALCON_X86_INLINE uint64_t falcon_x86_expm_p63(uint64_t z, uint64_t w) {
 #define FALCON_X86_X_FLUSH_BITS INT64_C(0x07B0000000000000)
 #define FALCON_X86_C_FLUSH_BITS INT64_C(0x3BF0000000000000)
 
-static const int64_t falcon_x86_x_flush_below[2] = {FALCON_X86_X_FLUSH_BITS - 1, FALCON_X86_X_FLUSH_BITS - 1};
-static const int64_t falcon_x86_c_flush_below[2] = {FALCON_X86_C_FLUSH_BITS - 1, FALCON_X86_C_FLUSH_BITS - 1};
-
-FALCON_X86_INLINE double falcon_x86_flush(double v, const int64_t below[2]) {
-#if defined(__x86_64__) && defined(__GNUC__)
-    double r;
-    __asm__("vpcmpgtq %2, %1, %0\n\tvpand %1, %0, %0" : "=&x"(r) : "x"(v), "m"(*(const __m128i *)below));
-    return r;
+FALCON_X86_INLINE double falcon_x86_flush(double v, int64_t min_bits) {
+#if defined(__x86_64__)
+    __m128i b = _mm_castpd_si128(_mm_set1_pd(v));
+    __m128i keep = _mm_cmpgt_epi64(b, _mm_set1_epi64x(min_bits - 1));
+    return _mm_cvtsd_f64(_mm_castsi128_pd(_mm_and_si128(b, keep)));
 #else
     int64_t b;
     memcpy(&b, &v, sizeof b);
-    b &= -(int64_t)(b > below[0]);
+    b &= -(int64_t)(b >= min_bits);
     memcpy(&v, &b, sizeof v);
     return v;
 #endif
@@ -217,7 +214,7 @@ FALCON_X86_INLINE uint64_t falcon_x86_to_word(double v) {
 FALCON_X86_INLINE double falcon_x86_max(double a, double b) {
 #if defined(__x86_64__) && defined(__GNUC__)
     double r;
-    __asm__("vmaxsd %2, %1, %0" : "=x"(r) : "x"(a), "xm"(b));
+    __asm__("vmaxsd %2, %1, %0" : "=x"(r) : "x"(a), "x"(b));
     return r;
 #else
     return a > b ? a : b;
@@ -227,7 +224,7 @@ FALCON_X86_INLINE double falcon_x86_max(double a, double b) {
 FALCON_X86_INLINE double falcon_x86_min(double a, double b) {
 #if defined(__x86_64__) && defined(__GNUC__)
     double r;
-    __asm__("vminsd %2, %1, %0" : "=x"(r) : "x"(a), "xm"(b));
+    __asm__("vminsd %2, %1, %0" : "=x"(r) : "x"(a), "x"(b));
     return r;
 #else
     return a < b ? a : b;
@@ -255,7 +252,7 @@ FALCON_X86_INLINE uint64_t falcon_x86_adapt(double x, double ccs) {
 }
 
 FALCON_X86_INLINE uint64_t falcon_x86_fpr_expm_p63_domain(double x, double ccs) {
-    return falcon_x86_adapt(falcon_x86_flush(x, falcon_x86_x_flush_below), falcon_x86_flush(ccs, falcon_x86_c_flush_below));
+    return falcon_x86_adapt(falcon_x86_flush(x, FALCON_X86_X_FLUSH_BITS), falcon_x86_flush(ccs, FALCON_X86_C_FLUSH_BITS));
 }
 
 FALCON_X86_INLINE uint64_t falcon_x86_fpr_expm_p63_domain_bits(uint64_t x_bits, uint64_t ccs_bits) {
@@ -266,7 +263,7 @@ FALCON_X86_INLINE uint64_t falcon_x86_fpr_expm_p63_domain_bits(uint64_t x_bits, 
 }
 
 FALCON_X86_INLINE uint64_t falcon_x86_fpr_expm_p63_native(double x, double ccs) {
-    double xf = falcon_x86_flush(x, falcon_x86_x_flush_below), cf = falcon_x86_flush(ccs, falcon_x86_c_flush_below);
+    double xf = falcon_x86_flush(x, FALCON_X86_X_FLUSH_BITS), cf = falcon_x86_flush(ccs, FALCON_X86_C_FLUSH_BITS);
     xf = falcon_x86_min(falcon_x86_max(xf, 0.0), 0.6931471805599453);
     cf = falcon_x86_min(falcon_x86_max(cf, 0.0), 1.0);
     return falcon_x86_adapt(xf, cf);

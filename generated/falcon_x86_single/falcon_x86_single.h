@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: CC0-1.0
- * falcon_x86_single.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 c3ad774bb4bcdfd2) from
+ * falcon_x86_single.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 9d59d5c8d389db34) from
  * kernels/falcon_x86_single.toml (sha256 da36beadd388f3379315bd00e31452a9049d926e7e1aa86e3ff8096b8e87102e); regenerate in the project root with:
  *     python3 -m gen render kernels/falcon_x86_single.toml --out generated
  * Parameters other than the defaults: scale_bits = 63, degree = 13, max_abs_error_log2 = -63.0,
@@ -8,7 +8,7 @@
  *     |falcon_x86_single_fpr_expm_p63*(x, ccs) - ccs exp(-x) 2^63| <= 0.857680 units of 2^-63, x in [0, ln 2), ccs in [0, 1]
  *     |_eval(z) - f(z/2^64) 2^63| <= 0.869057 (units of 2^-63), |_expm_p63(z, w) - (w/2^64) f(z/2^64) 2^63| <= 0.945995 (units of 2^-63)
  */
-#if defined(FALCON_X86_SINGLE_CONTENT_HASH) && FALCON_X86_SINGLE_CONTENT_HASH != 0xeade0a55863ec765u
+#if defined(FALCON_X86_SINGLE_CONTENT_HASH) && FALCON_X86_SINGLE_CONTENT_HASH != 0x7c6f3c422b81e6b5u
 #error "falcon_x86_single.h: another render of this kernel was included before this one"
 #endif
 #ifndef FALCON_X86_SINGLE_H
@@ -16,7 +16,7 @@
 
 #include <stdint.h>
 
-#define FALCON_X86_SINGLE_CONTENT_HASH 0xeade0a55863ec765u
+#define FALCON_X86_SINGLE_CONTENT_HASH 0x7c6f3c422b81e6b5u
 
 /**
  * falcon_x86_single_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns, _native(x, ccs)
@@ -196,18 +196,15 @@ FALCON_X86_SINGLE_INLINE uint64_t falcon_x86_single_expm_p63(uint64_t z, uint64_
 #define FALCON_X86_SINGLE_X_FLUSH_BITS INT64_C(0x07B0000000000000)
 #define FALCON_X86_SINGLE_C_FLUSH_BITS INT64_C(0x3BF0000000000000)
 
-static const int64_t falcon_x86_single_x_flush_below[2] = {FALCON_X86_SINGLE_X_FLUSH_BITS - 1, FALCON_X86_SINGLE_X_FLUSH_BITS - 1};
-static const int64_t falcon_x86_single_c_flush_below[2] = {FALCON_X86_SINGLE_C_FLUSH_BITS - 1, FALCON_X86_SINGLE_C_FLUSH_BITS - 1};
-
-FALCON_X86_SINGLE_INLINE double falcon_x86_single_flush(double v, const int64_t below[2]) {
-#if defined(__x86_64__) && defined(__GNUC__)
-    double r;
-    __asm__("vpcmpgtq %2, %1, %0\n\tvpand %1, %0, %0" : "=&x"(r) : "x"(v), "m"(*(const __m128i *)below));
-    return r;
+FALCON_X86_SINGLE_INLINE double falcon_x86_single_flush(double v, int64_t min_bits) {
+#if defined(__x86_64__)
+    __m128i b = _mm_castpd_si128(_mm_set1_pd(v));
+    __m128i keep = _mm_cmpgt_epi64(b, _mm_set1_epi64x(min_bits - 1));
+    return _mm_cvtsd_f64(_mm_castsi128_pd(_mm_and_si128(b, keep)));
 #else
     int64_t b;
     memcpy(&b, &v, sizeof b);
-    b &= -(int64_t)(b > below[0]);
+    b &= -(int64_t)(b >= min_bits);
     memcpy(&v, &b, sizeof v);
     return v;
 #endif
@@ -224,7 +221,7 @@ FALCON_X86_SINGLE_INLINE uint64_t falcon_x86_single_to_word(double v) {
 FALCON_X86_SINGLE_INLINE double falcon_x86_single_max(double a, double b) {
 #if defined(__x86_64__) && defined(__GNUC__)
     double r;
-    __asm__("vmaxsd %2, %1, %0" : "=x"(r) : "x"(a), "xm"(b));
+    __asm__("vmaxsd %2, %1, %0" : "=x"(r) : "x"(a), "x"(b));
     return r;
 #else
     return a > b ? a : b;
@@ -234,7 +231,7 @@ FALCON_X86_SINGLE_INLINE double falcon_x86_single_max(double a, double b) {
 FALCON_X86_SINGLE_INLINE double falcon_x86_single_min(double a, double b) {
 #if defined(__x86_64__) && defined(__GNUC__)
     double r;
-    __asm__("vminsd %2, %1, %0" : "=x"(r) : "x"(a), "xm"(b));
+    __asm__("vminsd %2, %1, %0" : "=x"(r) : "x"(a), "x"(b));
     return r;
 #else
     return a < b ? a : b;
@@ -262,7 +259,7 @@ FALCON_X86_SINGLE_INLINE uint64_t falcon_x86_single_adapt(double x, double ccs) 
 }
 
 FALCON_X86_SINGLE_INLINE uint64_t falcon_x86_single_fpr_expm_p63_domain(double x, double ccs) {
-    return falcon_x86_single_adapt(falcon_x86_single_flush(x, falcon_x86_single_x_flush_below), falcon_x86_single_flush(ccs, falcon_x86_single_c_flush_below));
+    return falcon_x86_single_adapt(falcon_x86_single_flush(x, FALCON_X86_SINGLE_X_FLUSH_BITS), falcon_x86_single_flush(ccs, FALCON_X86_SINGLE_C_FLUSH_BITS));
 }
 
 FALCON_X86_SINGLE_INLINE uint64_t falcon_x86_single_fpr_expm_p63_domain_bits(uint64_t x_bits, uint64_t ccs_bits) {
@@ -273,7 +270,7 @@ FALCON_X86_SINGLE_INLINE uint64_t falcon_x86_single_fpr_expm_p63_domain_bits(uin
 }
 
 FALCON_X86_SINGLE_INLINE uint64_t falcon_x86_single_fpr_expm_p63_native(double x, double ccs) {
-    double xf = falcon_x86_single_flush(x, falcon_x86_single_x_flush_below), cf = falcon_x86_single_flush(ccs, falcon_x86_single_c_flush_below);
+    double xf = falcon_x86_single_flush(x, FALCON_X86_SINGLE_X_FLUSH_BITS), cf = falcon_x86_single_flush(ccs, FALCON_X86_SINGLE_C_FLUSH_BITS);
     xf = falcon_x86_single_min(falcon_x86_single_max(xf, 0.0), 0.6931471805599453);
     cf = falcon_x86_single_min(falcon_x86_single_max(cf, 0.0), 1.0);
     return falcon_x86_single_adapt(xf, cf);

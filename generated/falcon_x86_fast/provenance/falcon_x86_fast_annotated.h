@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: CC0-1.0
- * falcon_x86_fast.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 c3ad774bb4bcdfd2) from
+ * falcon_x86_fast.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 9d59d5c8d389db34) from
  * kernels/falcon_x86_fast.toml (sha256 cd65e88f517ccf69ccb5ac86f4fbe58a8e47978ed910fcfdc241e4e77623ef5e); regenerate in the project root with:
  *     python3 -m gen render kernels/falcon_x86_fast.toml --out generated
  * Parameters other than the defaults: scale_bits = 63, degree = 12, max_abs_error_log2 = -58.0,
@@ -49,7 +49,7 @@
 /* Two different renders of this kernel in one translation unit (another
  * copy of the header earlier on the include path) stop the build here:
  * the include guard alone would silently keep the first. */
-#if defined(FALCON_X86_FAST_CONTENT_HASH) && FALCON_X86_FAST_CONTENT_HASH != 0x7ea29b92c5f39788u
+#if defined(FALCON_X86_FAST_CONTENT_HASH) && FALCON_X86_FAST_CONTENT_HASH != 0x3d8db78369f7dd7fu
 #error "falcon_x86_fast.h: another render of this kernel was included before this one"
 #endif
 #ifndef FALCON_X86_FAST_H
@@ -58,7 +58,7 @@
 #include <stdint.h>
 
 /* Names the render that wrote this header (the sidecar in provenance/ carries the same). */
-#define FALCON_X86_FAST_CONTENT_HASH 0x7ea29b92c5f39788u
+#define FALCON_X86_FAST_CONTENT_HASH 0x3d8db78369f7dd7fu
 
 /**
  * falcon_x86_fast_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns, _native(x, ccs)
@@ -406,28 +406,20 @@ FALCON_X86_FAST_INLINE uint64_t falcon_x86_fast_expm_p63(uint64_t z, uint64_t w)
 #define FALCON_X86_FAST_X_FLUSH_BITS INT64_C(0x07B0000000000000)
 #define FALCON_X86_FAST_C_FLUSH_BITS INT64_C(0x3BF0000000000000)
 
-/* v if its bits, as a signed integer, exceed below[0] (the bits of 2^-900
- * for x, of 2^-64 for ccs, minus one), else +0: so negative values (sign
- * bit set) and values under the threshold become +0.  On x86-64 with GCC or
- * Clang: one integer compare (VPCMPGTQ with the 16 bytes of below, the
- * threshold in both lanes, as a memory operand) and one AND (VPAND) on v's
- * own register, two instructions and no floating-point operation on v.
- * Only the low lane is the result; the register's high lane, whatever it
- * holds, goes through the same integer operations and is dropped.  The
- * portable form computes the same bits. */
-static const int64_t falcon_x86_fast_x_flush_below[2] = {FALCON_X86_FAST_X_FLUSH_BITS - 1, FALCON_X86_FAST_X_FLUSH_BITS - 1};
-static const int64_t falcon_x86_fast_c_flush_below[2] = {FALCON_X86_FAST_C_FLUSH_BITS - 1, FALCON_X86_FAST_C_FLUSH_BITS - 1};
-
-FALCON_X86_FAST_INLINE double falcon_x86_fast_flush(double v, const int64_t below[2])
+/* v if its bits are at least min_bits as signed integers, else +0: so
+ * negative values (sign bit set) and values below min become +0.  On x86-64
+ * one integer compare and one AND on the vector register (no
+ * floating-point operation sees v). */
+FALCON_X86_FAST_INLINE double falcon_x86_fast_flush(double v, int64_t min_bits)
 {
-#if defined(__x86_64__) && defined(__GNUC__)
-    double r;
-    __asm__("vpcmpgtq %2, %1, %0\n\tvpand %1, %0, %0" : "=&x"(r) : "x"(v), "m"(*(const __m128i *)below));
-    return r;
+#if defined(__x86_64__)
+    __m128i b = _mm_castpd_si128(_mm_set1_pd(v));
+    __m128i keep = _mm_cmpgt_epi64(b, _mm_set1_epi64x(min_bits - 1));
+    return _mm_cvtsd_f64(_mm_castsi128_pd(_mm_and_si128(b, keep)));
 #else
     int64_t b;
     memcpy(&b, &v, sizeof b);
-    b &= -(int64_t)(b > below[0]);
+    b &= -(int64_t)(b >= min_bits);
     memcpy(&v, &b, sizeof v);
     return v;
 #endif
@@ -448,13 +440,12 @@ FALCON_X86_FAST_INLINE uint64_t falcon_x86_fast_to_word(double v)
 /* a > b ? a : b, and b when either is NaN (MAXSD); min likewise (MINSD).
  * On x86-64 they are written as the instructions themselves: GCC 12 turns
  * the conditional expression into a compare-and-jump when one side is a
- * constant it can specialise on, which would be a branch on the secret.
- * b, the constant at every call, may be a memory operand (no load). */
+ * constant it can specialise on, which would be a branch on the secret. */
 FALCON_X86_FAST_INLINE double falcon_x86_fast_max(double a, double b)
 {
 #if defined(__x86_64__) && defined(__GNUC__)
     double r;
-    __asm__("vmaxsd %2, %1, %0" : "=x"(r) : "x"(a), "xm"(b));
+    __asm__("vmaxsd %2, %1, %0" : "=x"(r) : "x"(a), "x"(b));
     return r;
 #else
     return a > b ? a : b;
@@ -465,7 +456,7 @@ FALCON_X86_FAST_INLINE double falcon_x86_fast_min(double a, double b)
 {
 #if defined(__x86_64__) && defined(__GNUC__)
     double r;
-    __asm__("vminsd %2, %1, %0" : "=x"(r) : "x"(a), "xm"(b));
+    __asm__("vminsd %2, %1, %0" : "=x"(r) : "x"(a), "x"(b));
     return r;
 #else
     return a < b ? a : b;
@@ -498,7 +489,7 @@ FALCON_X86_FAST_INLINE uint64_t falcon_x86_fast_adapt(double x, double ccs)
  * passes); outside it the result is unspecified, the call still defined. */
 FALCON_X86_FAST_INLINE uint64_t falcon_x86_fast_fpr_expm_p63_domain(double x, double ccs)
 {
-    return falcon_x86_fast_adapt(falcon_x86_fast_flush(x, falcon_x86_fast_x_flush_below), falcon_x86_fast_flush(ccs, falcon_x86_fast_c_flush_below));
+    return falcon_x86_fast_adapt(falcon_x86_fast_flush(x, FALCON_X86_FAST_X_FLUSH_BITS), falcon_x86_fast_flush(ccs, FALCON_X86_FAST_C_FLUSH_BITS));
 }
 
 /* The same on the inputs' IEEE-754 bit patterns. */
@@ -515,7 +506,7 @@ FALCON_X86_FAST_INLINE uint64_t falcon_x86_fast_fpr_expm_p63_domain_bits(uint64_
  * NaN: so NaN becomes 0, x is clamped to LN2_DOWN and ccs to 1. */
 FALCON_X86_FAST_INLINE uint64_t falcon_x86_fast_fpr_expm_p63_native(double x, double ccs)
 {
-    double xf = falcon_x86_fast_flush(x, falcon_x86_fast_x_flush_below), cf = falcon_x86_fast_flush(ccs, falcon_x86_fast_c_flush_below);
+    double xf = falcon_x86_fast_flush(x, FALCON_X86_FAST_X_FLUSH_BITS), cf = falcon_x86_fast_flush(ccs, FALCON_X86_FAST_C_FLUSH_BITS);
     xf = falcon_x86_fast_min(falcon_x86_fast_max(xf, 0.0), 0.6931471805599453);
     cf = falcon_x86_fast_min(falcon_x86_fast_max(cf, 0.0), 1.0);
     return falcon_x86_fast_adapt(xf, cf);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: CC0-1.0
- * falcon_x86_single.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 c3ad774bb4bcdfd2) from
+ * falcon_x86_single.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 9d59d5c8d389db34) from
  * kernels/falcon_x86_single.toml (sha256 da36beadd388f3379315bd00e31452a9049d926e7e1aa86e3ff8096b8e87102e); regenerate in the project root with:
  *     python3 -m gen render kernels/falcon_x86_single.toml --out generated
  * Parameters other than the defaults: scale_bits = 63, degree = 13, max_abs_error_log2 = -63.0,
@@ -48,7 +48,7 @@
 /* Two different renders of this kernel in one translation unit (another
  * copy of the header earlier on the include path) stop the build here:
  * the include guard alone would silently keep the first. */
-#if defined(FALCON_X86_SINGLE_CONTENT_HASH) && FALCON_X86_SINGLE_CONTENT_HASH != 0xeade0a55863ec765u
+#if defined(FALCON_X86_SINGLE_CONTENT_HASH) && FALCON_X86_SINGLE_CONTENT_HASH != 0x7c6f3c422b81e6b5u
 #error "falcon_x86_single.h: another render of this kernel was included before this one"
 #endif
 #ifndef FALCON_X86_SINGLE_H
@@ -57,7 +57,7 @@
 #include <stdint.h>
 
 /* Names the render that wrote this header (the sidecar in provenance/ carries the same). */
-#define FALCON_X86_SINGLE_CONTENT_HASH 0xeade0a55863ec765u
+#define FALCON_X86_SINGLE_CONTENT_HASH 0x7c6f3c422b81e6b5u
 
 /**
  * falcon_x86_single_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns, _native(x, ccs)
@@ -418,28 +418,20 @@ FALCON_X86_SINGLE_INLINE uint64_t falcon_x86_single_expm_p63(uint64_t z, uint64_
 #define FALCON_X86_SINGLE_X_FLUSH_BITS INT64_C(0x07B0000000000000)
 #define FALCON_X86_SINGLE_C_FLUSH_BITS INT64_C(0x3BF0000000000000)
 
-/* v if its bits, as a signed integer, exceed below[0] (the bits of 2^-900
- * for x, of 2^-64 for ccs, minus one), else +0: so negative values (sign
- * bit set) and values under the threshold become +0.  On x86-64 with GCC or
- * Clang: one integer compare (VPCMPGTQ with the 16 bytes of below, the
- * threshold in both lanes, as a memory operand) and one AND (VPAND) on v's
- * own register, two instructions and no floating-point operation on v.
- * Only the low lane is the result; the register's high lane, whatever it
- * holds, goes through the same integer operations and is dropped.  The
- * portable form computes the same bits. */
-static const int64_t falcon_x86_single_x_flush_below[2] = {FALCON_X86_SINGLE_X_FLUSH_BITS - 1, FALCON_X86_SINGLE_X_FLUSH_BITS - 1};
-static const int64_t falcon_x86_single_c_flush_below[2] = {FALCON_X86_SINGLE_C_FLUSH_BITS - 1, FALCON_X86_SINGLE_C_FLUSH_BITS - 1};
-
-FALCON_X86_SINGLE_INLINE double falcon_x86_single_flush(double v, const int64_t below[2])
+/* v if its bits are at least min_bits as signed integers, else +0: so
+ * negative values (sign bit set) and values below min become +0.  On x86-64
+ * one integer compare and one AND on the vector register (no
+ * floating-point operation sees v). */
+FALCON_X86_SINGLE_INLINE double falcon_x86_single_flush(double v, int64_t min_bits)
 {
-#if defined(__x86_64__) && defined(__GNUC__)
-    double r;
-    __asm__("vpcmpgtq %2, %1, %0\n\tvpand %1, %0, %0" : "=&x"(r) : "x"(v), "m"(*(const __m128i *)below));
-    return r;
+#if defined(__x86_64__)
+    __m128i b = _mm_castpd_si128(_mm_set1_pd(v));
+    __m128i keep = _mm_cmpgt_epi64(b, _mm_set1_epi64x(min_bits - 1));
+    return _mm_cvtsd_f64(_mm_castsi128_pd(_mm_and_si128(b, keep)));
 #else
     int64_t b;
     memcpy(&b, &v, sizeof b);
-    b &= -(int64_t)(b > below[0]);
+    b &= -(int64_t)(b >= min_bits);
     memcpy(&v, &b, sizeof v);
     return v;
 #endif
@@ -460,13 +452,12 @@ FALCON_X86_SINGLE_INLINE uint64_t falcon_x86_single_to_word(double v)
 /* a > b ? a : b, and b when either is NaN (MAXSD); min likewise (MINSD).
  * On x86-64 they are written as the instructions themselves: GCC 12 turns
  * the conditional expression into a compare-and-jump when one side is a
- * constant it can specialise on, which would be a branch on the secret.
- * b, the constant at every call, may be a memory operand (no load). */
+ * constant it can specialise on, which would be a branch on the secret. */
 FALCON_X86_SINGLE_INLINE double falcon_x86_single_max(double a, double b)
 {
 #if defined(__x86_64__) && defined(__GNUC__)
     double r;
-    __asm__("vmaxsd %2, %1, %0" : "=x"(r) : "x"(a), "xm"(b));
+    __asm__("vmaxsd %2, %1, %0" : "=x"(r) : "x"(a), "x"(b));
     return r;
 #else
     return a > b ? a : b;
@@ -477,7 +468,7 @@ FALCON_X86_SINGLE_INLINE double falcon_x86_single_min(double a, double b)
 {
 #if defined(__x86_64__) && defined(__GNUC__)
     double r;
-    __asm__("vminsd %2, %1, %0" : "=x"(r) : "x"(a), "xm"(b));
+    __asm__("vminsd %2, %1, %0" : "=x"(r) : "x"(a), "x"(b));
     return r;
 #else
     return a < b ? a : b;
@@ -514,7 +505,7 @@ FALCON_X86_SINGLE_INLINE uint64_t falcon_x86_single_adapt(double x, double ccs)
  * passes); outside it the result is unspecified, the call still defined. */
 FALCON_X86_SINGLE_INLINE uint64_t falcon_x86_single_fpr_expm_p63_domain(double x, double ccs)
 {
-    return falcon_x86_single_adapt(falcon_x86_single_flush(x, falcon_x86_single_x_flush_below), falcon_x86_single_flush(ccs, falcon_x86_single_c_flush_below));
+    return falcon_x86_single_adapt(falcon_x86_single_flush(x, FALCON_X86_SINGLE_X_FLUSH_BITS), falcon_x86_single_flush(ccs, FALCON_X86_SINGLE_C_FLUSH_BITS));
 }
 
 /* The same on the inputs' IEEE-754 bit patterns. */
@@ -531,7 +522,7 @@ FALCON_X86_SINGLE_INLINE uint64_t falcon_x86_single_fpr_expm_p63_domain_bits(uin
  * NaN: so NaN becomes 0, x is clamped to LN2_DOWN and ccs to 1. */
 FALCON_X86_SINGLE_INLINE uint64_t falcon_x86_single_fpr_expm_p63_native(double x, double ccs)
 {
-    double xf = falcon_x86_single_flush(x, falcon_x86_single_x_flush_below), cf = falcon_x86_single_flush(ccs, falcon_x86_single_c_flush_below);
+    double xf = falcon_x86_single_flush(x, FALCON_X86_SINGLE_X_FLUSH_BITS), cf = falcon_x86_single_flush(ccs, FALCON_X86_SINGLE_C_FLUSH_BITS);
     xf = falcon_x86_single_min(falcon_x86_single_max(xf, 0.0), 0.6931471805599453);
     cf = falcon_x86_single_min(falcon_x86_single_max(cf, 0.0), 1.0);
     return falcon_x86_single_adapt(xf, cf);
