@@ -5,6 +5,9 @@
  *   -DCONTROL_LANE   the AVX2 result of lane 2 in every 4th vector is altered by 1
  *   -DCONTROL_SPLIT  the scalar form drops e3 (the exact Fast2Sum error): error >> 1
  *   -DCONTROL_NOFLUSH  tiny x is not flushed: the no-subnormal invariant must fail
+ *   -DCONTROL_SCAN   the constant-time scan form compares j with 9..12 instead of
+ *                    8..11 in its last row (a wrong table entry for j >= 8): the
+ *                    constant-time scalar identity check must fail
  * Exit status 0 only if every error is < 1 unit and all forms agree bit for bit. */
 #include <stdint.h>
 #include <stdio.h>
@@ -16,6 +19,9 @@
 #endif
 #ifdef CONTROL_SPLIT
 #define PROTO_CONTROL_DROP_E3 1   /* proto.h's scalar form then drops e3 */
+#endif
+#ifdef CONTROL_SCAN
+#define PROTO_CONTROL_SCAN_ROW2 1   /* proto.h's scan form then picks wrong entries */
 #endif
 #include "proto.h"
 #include "refs.h"
@@ -49,6 +55,20 @@ static double err_of(uint64_t out, double x, double ccs) {
 static double bx[BLK], bc[BLK];
 static uint64_t o_s[BLK], o_512[BLK], o_2[BLK];
 static long mismatches;
+/* The constant-time scalar forms (perm, scan, and zmm where AVX-512F runs)
+ * against the memory-table scalar form, on every input. */
+static long ct_mismatches;
+static void check_ct(const char *form, double x, double c, uint64_t want, uint64_t got) {
+    if (got == want) return;
+    if (ct_mismatches++ < 5)
+        fprintf(stderr, "CT MISMATCH %s x=%a ccs=%a scalar=%016llx %s=%016llx\n", form, x, c,
+                (unsigned long long)want, form, (unsigned long long)got);
+}
+__attribute__((target("avx512f,avx2,fma"))) static uint64_t ct_zmm(double x, double c) { return proto_expm_scalar_zmm(x, c); }
+__attribute__((target("avx2,fma"))) static void check_ct_all(double x, double c, uint64_t want) {
+    check_ct("perm", x, c, want, proto_expm_scalar_perm(x, c));
+    check_ct("scan", x, c, want, proto_expm_scalar_scan(x, c));
+}
 static uint64_t out_hash = 0xcbf29ce484222325ull;   /* FNV-1a over every output: compares builds/compilers */
 static int have512;
 
@@ -110,6 +130,10 @@ static void run_block(size_t n, stat_t *st, stat_t *st_int, stat_t *st_dbl) {
     for (size_t i = 0; i < n; i++) o_s[i] = proto_expm_scalar(bx[i], bc[i]);
     for (size_t i = 0; i < n; i++)
         if (checked(bx[i], bc[i]) != o_s[i]) viol("instrumented copy == kernel", bx[i], bc[i]);
+    for (size_t i = 0; i < n; i++) {
+        check_ct_all(bx[i], bc[i], o_s[i]);
+        if (have512) check_ct("zmm", bx[i], bc[i], o_s[i], ct_zmm(bx[i], bc[i]));
+    }
     if (have512) proto_expm_avx512(o_512, bx, bc, n); else memcpy(o_512, o_s, n * 8);
     proto_expm_avx2(o_2, bx, bc, n);
 #ifdef CONTROL_LANE
@@ -222,9 +246,11 @@ int main(int argc, char **argv) {
            "            no subnormal intermediate): %s (%ld violations)\n", inv_viol ? "VIOLATED" : "all hold", inv_viol);
     printf("MAX ERROR over all sets: %.6f units of 2^-63 (2^%.3f)\n", all.maxerr, log2(all.maxerr));
     printf("BIT IDENTITY scalar == avx512 == avx2: %s (%ld mismatches)\n", mismatches ? "NO" : "yes", mismatches);
+    printf("BIT IDENTITY scalar == constant-time scalar perm == scan%s: %s (%ld mismatches)\n",
+           have512 ? " == zmm" : " (zmm not checked: no AVX-512F)", ct_mismatches ? "NO" : "yes", ct_mismatches);
     printf("OUTPUT HASH (FNV-1a of all outputs, N=%ld seed=%llu): %016llx\n", N, (unsigned long long)seed, (unsigned long long)out_hash);
     (void)refi; (void)refd;
-    int ok = all.maxerr < 1.0 && mismatches == 0 && inv_viol == 0;
+    int ok = all.maxerr < 1.0 && mismatches == 0 && ct_mismatches == 0 && inv_viol == 0;
     printf("%s\n", ok ? "PASS" : "FAIL");
     return ok ? 0 : 1;
 }
