@@ -4,7 +4,7 @@
  * construction (same operations, same order, same constants, round to
  * nearest, no -ffast-math, no FMA contraction left to the compiler):
  *   proto_expm_scalar(x, ccs)                    scalar reference (memory table: not constant time)
- *   proto_expm_scalar_perm / _scan / _zmm(x, ccs)   constant-time scalar forms
+ *   proto_expm_scalar_perm / _scan / _zmm / _ymm(x, ccs)   constant-time scalar forms
  *   proto_expm_x8 / proto_expm_avx512(out,x,ccs,n)  AVX-512F+DQ, 8 lanes
  *   proto_expm_x4 / proto_expm_avx2(out,x,ccs,n)    AVX2+FMA, 4 lanes
  *
@@ -118,8 +118,11 @@ static PROTO_SATTR uint64_t proto_expm_scalar(double x, double ccs) {
  *      scan: a masked scan of all 12 entries (j compared with 0..11 in three
  *            VPCMPEQQ, AND with the rows, OR-reduce: exactly one lane survives);
  *      zmm:  one VPERMT2PD per table over its 16 entries in two zmm registers
- *            (AVX-512F; valgrind cannot run it, so it is checked by acc.c's bit
- *            identity and by inspection, not by the taint check).
+ *            (AVX-512F);
+ *      ymm:  VPERMT2PD over 8 entries and a masked VPERMPD over the last 4, in
+ *            256-bit registers (AVX-512F+VL).
+ *    valgrind cannot run AVX-512, so zmm and ymm are checked by acc.c's bit
+ *    identity and by inspection, not by the taint check.
  * Timing assumption: PCMPGTQ, PCMPEQQ, VPERMD, VPERMT2PD, logic ops and
  * binary64 FMA/add/mul on normal operands or zero take data-independent time
  * (PROOF.md section 4 shows no subnormal is ever an operand). */
@@ -189,6 +192,24 @@ PROTO_CT512 uint64_t proto_expm_scalar_zmm(double x, double ccs) {
     __m512i idx = _mm512_castsi128_si512(_mm_castpd_si128(_mm_set_sd(m)));
     double Eh = _mm512_cvtsd_f64(_mm512_permutex2var_pd(_mm512_loadu_pd(TAB_EH), idx, _mm512_loadu_pd(TAB_EH + 8)));
     double El = _mm512_cvtsd_f64(_mm512_permutex2var_pd(_mm512_loadu_pd(TAB_EL), idx, _mm512_loadu_pd(TAB_EL + 8)));
+    return proto_s_tail(W, t, Eh, El);
+}
+
+/* ymm: the same without 512-bit registers (AVX-512VL, 256-bit permutes, so the
+ * core keeps all its vector ports): VPERMT2PD over entries 0..7 (index bits
+ * 0..2), then a VPERMPD over entries 8..11 (index bits 0..1 = j - 8) merged
+ * under the mask [j >= 8] from one VPCMPQ of bits(m). */
+#define PROTO_CTVL static inline __attribute__((target("avx512f,avx512vl,avx2,fma"), always_inline))
+PROTO_CTVL uint64_t proto_expm_scalar_ymm(double x, double ccs) {
+    double W, t;
+    double m = proto_s_index(_mm_cvtsd_f64(proto_s_flush_ct(x, ccs, &W)), &t);
+    __m128i v = _mm_castpd_si128(_mm_set_sd(m));
+    __mmask8 ge8 = _mm_cmpgt_epi64_mask(v, _mm_set1_epi64x((long long)PROTO_KOFF + 7));
+    __m256i idx = _mm256_castsi128_si256(v);
+#define PROTO_YMM_SEL(T) _mm256_cvtsd_f64(_mm256_mask_permutexvar_pd( \
+        _mm256_permutex2var_pd(_mm256_loadu_pd(T), idx, _mm256_loadu_pd((T) + 4)), ge8, idx, _mm256_loadu_pd((T) + 8)))
+    double Eh = PROTO_YMM_SEL(TAB_EH), El = PROTO_YMM_SEL(TAB_EL);
+#undef PROTO_YMM_SEL
     return proto_s_tail(W, t, Eh, El);
 }
 
