@@ -213,7 +213,8 @@ def main(argv: list[str]) -> int:
             static_count.StaticCountError, RuntimeError, OSError, ValueError) as exc:
         print(f"scalar_bench: {exc}", file=sys.stderr)
         return 1
-    print(__doc__.split("\n\n")[1], file=sys.stderr)
+    print("usage: scalar_bench.py registry GENERATED OUT.c | measure BIN RUNS ROUNDS CC CFLAGS OUT.txt OUT.json",
+          file=sys.stderr)
     return 2
 
 
