@@ -5,6 +5,9 @@
  *   -DCONTROL_LANE   the AVX2 result of lane 2 in every 4th vector is altered by 1
  *   -DCONTROL_SPLIT  the scalar form drops e3 (the exact Fast2Sum error): error >> 1
  *   -DCONTROL_NOFLUSH  tiny x is not flushed: the no-subnormal invariant must fail
+ *   -DCONTROL_SCAN   the constant-time scan form compares j with 9..12 instead of
+ *                    8..11 in its last row (a wrong table entry for j >= 8): the
+ *                    constant-time scalar identity check must fail
  * Exit status 0 only if every error is < 1 unit and all forms agree bit for bit. */
 #include <stdint.h>
 #include <stdio.h>
@@ -16,6 +19,9 @@
 #endif
 #ifdef CONTROL_SPLIT
 #define PROTO_CONTROL_DROP_E3 1   /* proto.h's scalar form then drops e3 */
+#endif
+#ifdef CONTROL_SCAN
+#define PROTO_CONTROL_SCAN_ROW2 1   /* proto.h's scan form then picks wrong entries */
 #endif
 #include "proto.h"
 #include "refs.h"
@@ -49,8 +55,23 @@ static double err_of(uint64_t out, double x, double ccs) {
 static double bx[BLK], bc[BLK];
 static uint64_t o_s[BLK], o_512[BLK], o_2[BLK];
 static long mismatches;
+/* The constant-time scalar forms (perm, scan, and zmm where AVX-512F runs)
+ * against the memory-table scalar form, on every input. */
+static long ct_mismatches;
+static void check_ct(const char *form, double x, double c, uint64_t want, uint64_t got) {
+    if (got == want) return;
+    if (ct_mismatches++ < 5)
+        fprintf(stderr, "CT MISMATCH %s x=%a ccs=%a scalar=%016llx %s=%016llx\n", form, x, c,
+                (unsigned long long)want, form, (unsigned long long)got);
+}
+__attribute__((target("avx512f,avx2,fma"))) static uint64_t ct_zmm(double x, double c) { return proto_expm_scalar_zmm(x, c); }
+__attribute__((target("avx512f,avx512vl,avx2,fma"))) static uint64_t ct_ymm(double x, double c) { return proto_expm_scalar_ymm(x, c); }
+__attribute__((target("avx2,fma"))) static void check_ct_all(double x, double c, uint64_t want) {
+    check_ct("perm", x, c, want, proto_expm_scalar_perm(x, c));
+    check_ct("scan", x, c, want, proto_expm_scalar_scan(x, c));
+}
 static uint64_t out_hash = 0xcbf29ce484222325ull;   /* FNV-1a over every output: compares builds/compilers */
-static int have512;
+static int have512, have512vl;
 
 /* The claims the error analysis rests on, checked on every input by a second
  * (instrumented) evaluation of the same steps; its output must equal the kernel's. */
@@ -110,6 +131,11 @@ static void run_block(size_t n, stat_t *st, stat_t *st_int, stat_t *st_dbl) {
     for (size_t i = 0; i < n; i++) o_s[i] = proto_expm_scalar(bx[i], bc[i]);
     for (size_t i = 0; i < n; i++)
         if (checked(bx[i], bc[i]) != o_s[i]) viol("instrumented copy == kernel", bx[i], bc[i]);
+    for (size_t i = 0; i < n; i++) {
+        check_ct_all(bx[i], bc[i], o_s[i]);
+        if (have512) check_ct("zmm", bx[i], bc[i], o_s[i], ct_zmm(bx[i], bc[i]));
+        if (have512vl) check_ct("ymm", bx[i], bc[i], o_s[i], ct_ymm(bx[i], bc[i]));
+    }
     if (have512) proto_expm_avx512(o_512, bx, bc, n); else memcpy(o_512, o_s, n * 8);
     proto_expm_avx2(o_2, bx, bc, n);
 #ifdef CONTROL_LANE
@@ -147,6 +173,7 @@ int main(int argc, char **argv) {
     mpfr_inits2(256, ex, tmp, res, ia, ib, (mpfr_ptr)0);
     __builtin_cpu_init();
     have512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
+    have512vl = have512 && __builtin_cpu_supports("avx512vl");
     if (!have512) printf("note: no AVX-512F/DQ on this CPU: AVX-512 form not checked\n");
     const double LN2 = 0x1.62e42fefa39efp-1;   /* the double just below ln 2 */
     const char *names[5] = {"x U[0,ln2), ccs U[0.5,1)", "x logU[2^-80,2^-8], ccs U[0.5,1)",
@@ -222,9 +249,12 @@ int main(int argc, char **argv) {
            "            no subnormal intermediate): %s (%ld violations)\n", inv_viol ? "VIOLATED" : "all hold", inv_viol);
     printf("MAX ERROR over all sets: %.6f units of 2^-63 (2^%.3f)\n", all.maxerr, log2(all.maxerr));
     printf("BIT IDENTITY scalar == avx512 == avx2: %s (%ld mismatches)\n", mismatches ? "NO" : "yes", mismatches);
+    printf("BIT IDENTITY scalar == constant-time scalar perm == scan%s%s: %s (%ld mismatches)\n",
+           have512 ? " == zmm" : " (zmm not checked: no AVX-512F)", have512vl ? " == ymm" : " (ymm not checked: no AVX-512VL)",
+           ct_mismatches ? "NO" : "yes", ct_mismatches);
     printf("OUTPUT HASH (FNV-1a of all outputs, N=%ld seed=%llu): %016llx\n", N, (unsigned long long)seed, (unsigned long long)out_hash);
     (void)refi; (void)refd;
-    int ok = all.maxerr < 1.0 && mismatches == 0 && inv_viol == 0;
+    int ok = all.maxerr < 1.0 && mismatches == 0 && ct_mismatches == 0 && inv_viol == 0;
     printf("%s\n", ok ? "PASS" : "FAIL");
     return ok ? 0 : 1;
 }

@@ -3,7 +3,8 @@
  * rounded to 2^-42) and no 64x64 integer products.  Three forms of ONE algorithm, bit-identical by
  * construction (same operations, same order, same constants, round to
  * nearest, no -ffast-math, no FMA contraction left to the compiler):
- *   proto_expm_scalar(x, ccs)                    scalar reference
+ *   proto_expm_scalar(x, ccs)                    scalar reference (memory table: not constant time)
+ *   proto_expm_scalar_perm / _scan / _zmm / _ymm(x, ccs)   constant-time scalar forms
  *   proto_expm_x8 / proto_expm_avx512(out,x,ccs,n)  AVX-512F+DQ, 8 lanes
  *   proto_expm_x4 / proto_expm_avx2(out,x,ccs,n)    AVX2+FMA, 4 lanes
  *
@@ -52,19 +53,21 @@
 
 static inline uint64_t proto_bits(double v) { uint64_t b; memcpy(&b, &v, 8); return b; }
 
-#ifndef PROTO_SATTR
-#define PROTO_SATTR __attribute__((target("fma"), noinline))
-#endif
-/* Scalar reference of the same algorithm (the table read is a memory index, so
- * this form is NOT constant time; the vector forms use register permutes). */
-static PROTO_SATTR uint64_t proto_expm_scalar(double x, double ccs) {
-    if ((int64_t)proto_bits(x) < PROTO_XMIN_BITS) x = 0.0;
-    double W = ((int64_t)proto_bits(ccs) < PROTO_CMIN_BITS) ? 0.0 : ccs * PROTO_TWO63;
+/* The scalar steps every scalar form shares, so that the memory-table
+ * reference and the constant-time forms below run the same binary64
+ * operations in the same order on the same values.
+ * proto_s_index: m = RN(16 x + 1.5*2^52), whose low 4 bits are j = round(16 x),
+ *   and the exact reduced argument t = x - j/16.
+ * proto_s_tail: everything after the table (Eh, El = exp(-j/16) as a
+ *   double-double), given W = ccs 2^63 and t. */
+#define PROTO_SI static inline __attribute__((target("fma"), always_inline))
+PROTO_SI double proto_s_index(double x, double *t) {
     double m = __builtin_fma(x, 16.0, PROTO_MAGIC52);
     double jd = m - PROTO_MAGIC52;
-    double t = __builtin_fma(-jd, 0.0625, x);
-    unsigned j = (unsigned)(proto_bits(m) & 15u);
-    double Eh = TAB_EH[j], El = TAB_EL[j];
+    *t = __builtin_fma(-jd, 0.0625, x);
+    return m;
+}
+PROTO_SI uint64_t proto_s_tail(double W, double t, double Eh, double El) {
     double s1 = __builtin_fma(W, Eh, PROTO_C64), z1 = s1 - PROTO_C64, e1 = __builtin_fma(W, Eh, -z1);
     double s2 = __builtin_fma(-z1, t, s1), y = s1 - s2, e2 = __builtin_fma(-z1, t, y);
     double th = 0.5 * t;
@@ -84,6 +87,130 @@ static PROTO_SATTR uint64_t proto_expm_scalar(double x, double ccs) {
     sm = __builtin_fma(y * t, tr, sm);
     double mi = sm + PROTO_MAGIC52;
     return (proto_bits(s3) << 12) + proto_bits(mi) - PROTO_KOFF;
+}
+
+#ifndef PROTO_SATTR
+#define PROTO_SATTR __attribute__((target("fma"), noinline))
+#endif
+/* Scalar reference of the same algorithm.  NOT constant time, on purpose: the
+ * flush is written as `if`s and the table is read at the secret index j from
+ * memory.  It is the control that the memcheck taint check (ct_taint.c) must
+ * report; the constant-time scalar forms follow below. */
+static PROTO_SATTR uint64_t proto_expm_scalar(double x, double ccs) {
+    if ((int64_t)proto_bits(x) < PROTO_XMIN_BITS) x = 0.0;
+    double W = ((int64_t)proto_bits(ccs) < PROTO_CMIN_BITS) ? 0.0 : ccs * PROTO_TWO63;
+    double t, m = proto_s_index(x, &t);
+    unsigned j = (unsigned)(proto_bits(m) & 15u);
+    return proto_s_tail(W, t, TAB_EH[j], TAB_EL[j]);
+}
+
+/* ---------------- constant-time scalar forms ----------------
+ * One element per call, the same bits as proto_expm_scalar.  No branch and no
+ * memory address depends on x or ccs:
+ *  - the flush is two 64-bit integer compares of the bit patterns in an xmm
+ *    register (PCMPGTQ) and two ANDs, as in the AVX2 form, so no subnormal
+ *    reaches an FP operation and no cmov or jump is involved;
+ *  - the table entry is selected in registers, from tables loaded whole from
+ *    fixed addresses.  Three selections, measured against each other
+ *    (README.md, "Scalar constant-time form"):
+ *      perm: the AVX2 form's select on one lane (3 VPERMD per table, rows A,
+ *            A^B, B^C, two compares for j >= 4, j >= 8, AND/XOR);
+ *      scan: a masked scan of all 12 entries (j compared with 0..11 in three
+ *            VPCMPEQQ, AND with the rows, OR-reduce: exactly one lane survives);
+ *      zmm:  one VPERMT2PD per table over its 16 entries in two zmm registers
+ *            (AVX-512F);
+ *      ymm:  VPERMT2PD over 8 entries and a masked VPERMPD over the last 4, in
+ *            256-bit registers (AVX-512F+VL).
+ *    valgrind cannot run AVX-512, so zmm and ymm are checked by acc.c's bit
+ *    identity and by inspection, not by the taint check.
+ * Timing assumption: PCMPGTQ, PCMPEQQ, VPERMD, VPERMT2PD, logic ops and
+ * binary64 FMA/add/mul on normal operands or zero take data-independent time
+ * (PROOF.md section 4 shows no subnormal is ever an operand). */
+#define PROTO_CT2 static inline __attribute__((target("avx2,fma"), always_inline))
+/* x and W = ccs 2^63 after the flush; returns x as the low lane of an xmm. */
+PROTO_CT2 __m128d proto_s_flush_ct(double x, double ccs, double *W) {
+    __m128d vx = _mm_set_sd(x), vc = _mm_set_sd(ccs);
+    __m128i kx = _mm_cmpgt_epi64(_mm_castpd_si128(vx), _mm_set1_epi64x(PROTO_XMIN_BITS - 1));
+    __m128i kc = _mm_cmpgt_epi64(_mm_castpd_si128(vc), _mm_set1_epi64x(PROTO_CMIN_BITS - 1));
+    *W = _mm_cvtsd_f64(_mm_and_pd(vc, _mm_castsi128_pd(kc))) * PROTO_TWO63;
+    return _mm_and_pd(vx, _mm_castsi128_pd(kx));
+}
+
+/* perm: lane 0 of the AVX2 select (proto_sel12's XOR form).  The low dword of
+ * bits(m) is j (m = 1.5*2^52 + j), so the dword indices (2j, 2j+1) give VPERMD
+ * the entry j & 3 of each row; j >= 4 and j >= 8 are integer compares of bits(m). */
+PROTO_CT2 uint64_t proto_expm_scalar_perm(double x, double ccs) {
+    double W, t;
+    double m = proto_s_index(_mm_cvtsd_f64(proto_s_flush_ct(x, ccs, &W)), &t);
+    __m128i v = _mm_castpd_si128(_mm_set_sd(m));
+    __m128i d = _mm_shuffle_epi32(v, 0x00);
+    __m256i i32 = _mm256_castsi128_si256(_mm_add_epi32(_mm_add_epi32(d, d), _mm_setr_epi32(0, 1, 0, 1)));
+    __m128i ge4 = _mm_cmpgt_epi64(v, _mm_set1_epi64x((long long)PROTO_KOFF + 3));
+    __m128i ge8 = _mm_cmpgt_epi64(v, _mm_set1_epi64x((long long)PROTO_KOFF + 7));
+#define PROTO_PERM_ROW(T, k) _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)((T) + 4 * (k))), i32))
+#define PROTO_PERM_SEL(T) _mm_xor_si128(_mm_xor_si128(PROTO_PERM_ROW(T, 0), _mm_and_si128(PROTO_PERM_ROW(T, 1), ge4)), \
+                                        _mm_and_si128(PROTO_PERM_ROW(T, 2), ge8))
+    double Eh = _mm_cvtsd_f64(_mm_castsi128_pd(PROTO_PERM_SEL(TABX_EH)));
+    double El = _mm_cvtsd_f64(_mm_castsi128_pd(PROTO_PERM_SEL(TABX_EL)));
+#undef PROTO_PERM_SEL
+#undef PROTO_PERM_ROW
+    return proto_s_tail(W, t, Eh, El);
+}
+
+/* scan: bits(m) = bits(1.5*2^52) + j is compared with bits(1.5*2^52) + 0..11;
+ * each table's three rows of four entries are ANDed with the masks and ORed;
+ * the one surviving lane of Eh and of El is gathered by unpack/extract/OR. */
+PROTO_CT2 uint64_t proto_expm_scalar_scan(double x, double ccs) {
+    double W, t;
+    double m = proto_s_index(_mm_cvtsd_f64(proto_s_flush_ct(x, ccs, &W)), &t);
+    __m256i v = _mm256_broadcastq_epi64(_mm_castpd_si128(_mm_set_sd(m)));
+    const __m256i k0 = _mm256_add_epi64(_mm256_set1_epi64x((long long)PROTO_KOFF), _mm256_setr_epi64x(0, 1, 2, 3));
+    __m256i q0 = _mm256_cmpeq_epi64(v, k0);
+    __m256i q1 = _mm256_cmpeq_epi64(v, _mm256_add_epi64(k0, _mm256_set1_epi64x(4)));
+#ifdef PROTO_CONTROL_SCAN_ROW2
+    __m256i q2 = _mm256_cmpeq_epi64(v, _mm256_add_epi64(k0, _mm256_set1_epi64x(9)));   /* broken control (acc.c CONTROL_SCAN) */
+#else
+    __m256i q2 = _mm256_cmpeq_epi64(v, _mm256_add_epi64(k0, _mm256_set1_epi64x(8)));
+#endif
+#define PROTO_SCAN(T) _mm256_or_pd(_mm256_or_pd(_mm256_and_pd(_mm256_loadu_pd(T), _mm256_castsi256_pd(q0)), \
+                                   _mm256_and_pd(_mm256_loadu_pd((T) + 4), _mm256_castsi256_pd(q1))), \
+                                   _mm256_and_pd(_mm256_loadu_pd((T) + 8), _mm256_castsi256_pd(q2)))
+    __m256d h = PROTO_SCAN(TAB_EH), l = PROTO_SCAN(TAB_EL);
+#undef PROTO_SCAN
+    /* (h0|h1, l0|l1, h2|h3, l2|l3), then the two halves ORed: (Eh, El). */
+    __m256d u = _mm256_or_pd(_mm256_unpacklo_pd(h, l), _mm256_unpackhi_pd(h, l));
+    __m128d e = _mm_or_pd(_mm256_castpd256_pd128(u), _mm256_extractf128_pd(u, 1));
+    return proto_s_tail(W, t, _mm_cvtsd_f64(e), _mm_cvtsd_f64(_mm_unpackhi_pd(e, e)));
+}
+
+/* zmm: VPERMT2PD reads index bits 0..3 of lane 0 = j and picks from the 16
+ * entries of TAB_EH (TAB_EL) held in two zmm registers. */
+#define PROTO_CT512 static inline __attribute__((target("avx512f,avx2,fma"), always_inline))
+PROTO_CT512 uint64_t proto_expm_scalar_zmm(double x, double ccs) {
+    double W, t;
+    double m = proto_s_index(_mm_cvtsd_f64(proto_s_flush_ct(x, ccs, &W)), &t);
+    __m512i idx = _mm512_castsi128_si512(_mm_castpd_si128(_mm_set_sd(m)));
+    double Eh = _mm512_cvtsd_f64(_mm512_permutex2var_pd(_mm512_loadu_pd(TAB_EH), idx, _mm512_loadu_pd(TAB_EH + 8)));
+    double El = _mm512_cvtsd_f64(_mm512_permutex2var_pd(_mm512_loadu_pd(TAB_EL), idx, _mm512_loadu_pd(TAB_EL + 8)));
+    return proto_s_tail(W, t, Eh, El);
+}
+
+/* ymm: the same without 512-bit registers (AVX-512VL, 256-bit permutes, so the
+ * core keeps all its vector ports): VPERMT2PD over entries 0..7 (index bits
+ * 0..2), then a VPERMPD over entries 8..11 (index bits 0..1 = j - 8) merged
+ * under the mask [j >= 8] from one VPCMPQ of bits(m). */
+#define PROTO_CTVL static inline __attribute__((target("avx512f,avx512vl,avx2,fma"), always_inline))
+PROTO_CTVL uint64_t proto_expm_scalar_ymm(double x, double ccs) {
+    double W, t;
+    double m = proto_s_index(_mm_cvtsd_f64(proto_s_flush_ct(x, ccs, &W)), &t);
+    __m128i v = _mm_castpd_si128(_mm_set_sd(m));
+    __mmask8 ge8 = _mm_cmpgt_epi64_mask(v, _mm_set1_epi64x((long long)PROTO_KOFF + 7));
+    __m256i idx = _mm256_castsi128_si256(v);
+#define PROTO_YMM_SEL(T) _mm256_cvtsd_f64(_mm256_mask_permutexvar_pd( \
+        _mm256_permutex2var_pd(_mm256_loadu_pd(T), idx, _mm256_loadu_pd((T) + 4)), ge8, idx, _mm256_loadu_pd((T) + 8)))
+    double Eh = PROTO_YMM_SEL(TAB_EH), El = PROTO_YMM_SEL(TAB_EL);
+#undef PROTO_YMM_SEL
+    return proto_s_tail(W, t, Eh, El);
 }
 
 /* ---------------- AVX-512 (F + DQ): 8 lanes ---------------- */
