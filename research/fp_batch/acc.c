@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* acc.c -- accuracy of the prototype against MPFR (256 bits) and bit identity
  * of the scalar, AVX-512 and AVX2 forms.
  *   ./acc N SEED            N random inputs per distribution + edge inputs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench.c -- per-element throughput on arrays of 1024 inputs (L1-resident),
  * rdtsc, median over many rounds; all kernels timed in the same rounds in a
  * rotating order, and the per-round ratios' medians reported.

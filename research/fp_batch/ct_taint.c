@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ct_taint.c -- secret-flow check under valgrind memcheck: the inputs x, ccs
  * are marked undefined ("secret"); memcheck then reports every branch and
  * every memory address that depends on them.  valgrind does not execute

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* proj.c -- the project's current batch kernel (read-only include of
  * generated/falcon_x86_batch/falcon_x86_batch.h), timed in the
  * same run as a comparison row.  Built with -mfma as that header requires. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* proto.h -- research prototype (not project code): ccs * exp(-x) * 2^63 for
  * binary64 x, ccs, computed in binary64 with FMA-based error terms (exact or
  * rounded to 2^-42) and no 64x64 integer products.  Three forms of ONE algorithm, bit-identical by

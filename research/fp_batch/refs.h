@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* refs.h -- the two scalar references, written from the description in
  * shared/anchors/FACCT.md (no code copied). */
 #ifndef PROTO_REFS_H
