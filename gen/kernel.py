@@ -100,7 +100,7 @@ def build(cfg: KernelConfig) -> "Kernel | HeadKernel":
     progress.report(f"{cfg.name}: quantization and proof")
     t = fitted.trial
     qz = quantize(t.qz.scheme, seg, t.coefficients, forced_scales=t.scales, forced_ints=t.ints,
-                  root_margin=root_margin(cfg))
+                  root_margin=root_margin(cfg), root_offset=t.root_offset)
     check_root_scale(cfg, qz)
     final_plan = final_product_plan(cfg, qz)
     proof = prove(cfg, qz, fitted.approx, final_plan, falcon.has_mantissa_adaptor(cfg, qz, final_plan))

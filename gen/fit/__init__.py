@@ -51,6 +51,18 @@ class Fit:
     reoptimized: bool
 
 
+def root_offset(cfg: KernelConfig, real: list[list[Fraction]]) -> Fraction:
+    """The constant a two-word direct root adds on every segment
+    (Quantized.root_bias): the smallest a_0 on the grid 2^-W, less one
+    step, so that the table stores a_0 minus it, which fits a word at a
+    finer scale than a_0 itself (for exp(-x), a_0 of the first segment is
+    about 1 and fits only at 2^-63); 0 for the other kernels."""
+    if cfg.form != "direct" or not cfg.wide or cfg.explicit is not None:
+        return Fraction(0)
+    W = cfg.word_bits
+    return Fraction((min(row[0] for row in real) * (1 << W)).__floor__() - 1, 1 << W)
+
+
 def _first_trial(cfg: KernelConfig, seg: Segmentation, real: list[list[Fraction]]) -> tuple[Trial, bool]:
     """The rounded coefficients before centring, and whether re-optimization
     changed them."""
@@ -62,11 +74,13 @@ def _first_trial(cfg: KernelConfig, seg: Segmentation, real: list[list[Fraction]
         g = seg.pre_shift
         scales = [cfg.explicit.scales[j] + g * j for j in range(cfg.degree + 1)]
         return trial.make(cfg, plan, seg, real, scales, cfg.explicit.values), False
-    current = trial.make(cfg, plan, seg, real, cfg.coefficient_scales)
+    offset = root_offset(cfg, real)
+    rows = [[row[0] - offset] + row[1:] for row in real]
+    current = trial.make(cfg, plan, seg, rows, cfg.coefficient_scales, root_offset=offset)
     if cfg.multiplier == "truncated" and cfg.word_bits == 64:
         current = mixed_precision(cfg, seg, current)
     if cfg.reoptimize:
-        better = reoptimize(cfg, seg, current.qz, real)
+        better = reoptimize(cfg, seg, current.qz, real, offset)
         if better is not None:
             return better, True
     return current, False
