@@ -16,7 +16,9 @@ g = 1 - f (for exp(-x) on [0, ln 2), g lies in [0, 1/2), so a word holds it
 at scale 2^64 where f itself, which reaches 1, fits only at 2^63; with a
 ``wide`` scheme the root is a two-word value at up to 2^128); the outputs
 are 2^S - round(g 2^S) and a correctly rounded ccs * (1 - g) * 2^63
-computed in 128 bits.
+computed in 128 bits.  ``wide = n`` keeps the last n Horner steps on two
+words in either form; a direct root on two words is rounded to nearest by
+_eval and _expm_p63 and may add a constant bias (Quantized.root_bias).
 """
 
 from __future__ import annotations
