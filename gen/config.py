@@ -98,7 +98,7 @@ class KernelConfig:
     evaluation: str
     form: str
     reoptimize: bool
-    wide: int                      # final Horner steps on two words (0: none; "auto" resolved)
+    wide: int                      # final Horner steps on two words (0: none; with wide_auto, the most)
     float_tail: Optional[int]
     segment_kind: str
     segment_count: int
@@ -109,6 +109,9 @@ class KernelConfig:
     table_placement: str = "default"
     pad_table: bool = False
     head: Optional[HeadOptions] = None
+    # wide = "auto" for a kernel that takes two-word steps: the fit stage
+    # chooses how many (up to ``wide``) from the proven evaluation error.
+    wide_auto: bool = False
 
     def parameters(self) -> dict[str, Any]:
         """Every input parameter, for banners and the sidecar."""
@@ -251,8 +254,8 @@ def validate(raw: dict[str, Any], path: str, sha256: str) -> KernelConfig:
         if not ((kind == "equal" and count == 1) or (kind == "pow2" and bits == 0)):
             raise GenError("float_tail: needs a single segment (segments.count = 1)")
 
-    wide = _auto_wide(wide, form, word_bits, scale_bits, degree, evaluation, multiplier, explicit is not None,
-                      float_tail)
+    wide, wide_auto = _auto_wide(wide, form, word_bits, scale_bits, degree, evaluation, multiplier,
+                                 explicit is not None, float_tail)
     head = _head(raw, form, word_bits, scale_bits, degree, float_tail, fitting, multiplier, explicit)
     return KernelConfig(
         path=path, sha256=sha256, name=name, description=description,
@@ -262,7 +265,7 @@ def validate(raw: dict[str, Any], path: str, sha256: str) -> KernelConfig:
         form=form, wide=wide, float_tail=float_tail, segment_kind=kind,
         segment_count=count, segment_bits=bits, explicit=explicit,
         multiplier=multiplier, truncation_budget_log2=truncation_budget, table_placement=placement,
-        pad_table=pad_table, head=head)
+        pad_table=pad_table, head=head, wide_auto=wide_auto)
 
 
 def _head(raw: dict[str, Any], form: str, word_bits: int, scale_bits: int, degree: int,
@@ -404,27 +407,30 @@ def _wide_steps(raw: dict[str, Any], form: str, word_bits: int, degree: int, eva
     return steps
 
 
-# wide = "auto" (the default): the number of final Horner steps kept on two
-# words when the result fills the 64-bit word (scale_bits >= 62), so that the
-# evaluation adds little to the approximation (docs/error-model.md, "Guard
-# bits"); 0 elsewhere, where the root word has guard bits of its own.
-AUTO_WIDE_STEPS = 2
+# wide = "auto" (the default): where the result fills the 64-bit word
+# (scale_bits >= 62), the fit stage keeps the fewest final Horner steps on
+# two words (at most AUTO_WIDE_STEPS) whose proven evaluation error is at
+# most gen.fit.AUTO_EPS_WIDTH units wide, so that the evaluation adds little
+# to the approximation (docs/error-model.md, "Guard bits"); 0 elsewhere,
+# where the root word has guard bits of its own.
+AUTO_WIDE_STEPS = 3
 AUTO_WIDE_MIN_SCALE = 62
 
 
 def _auto_wide(steps: Optional[int], form: str, word_bits: int, scale_bits: int, degree: int, evaluation: str,
-               multiplier: str, explicit: bool, float_tail: Optional[int]) -> int:
-    """wide = "auto": AUTO_WIDE_STEPS two-word steps for 64-bit direct and
-    one_minus kernels at scale_bits >= AUTO_WIDE_MIN_SCALE evaluated by
-    Horner with full products and fitted coefficients; 0 for the others
-    (third-party coefficients are evaluated as their authors do, and the
-    32-bit-core multipliers keep their tuned one-word steps)."""
+               multiplier: str, explicit: bool, float_tail: Optional[int]) -> tuple[int, bool]:
+    """wide = "auto": up to AUTO_WIDE_STEPS two-word steps, the fit stage
+    choosing how many, for 64-bit direct and one_minus kernels at
+    scale_bits >= AUTO_WIDE_MIN_SCALE evaluated by Horner with full
+    products and fitted coefficients; 0 for the others (third-party
+    coefficients are evaluated as their authors do, and the 32-bit-core
+    multipliers keep their tuned one-word steps).  Returns (steps, auto)."""
     if steps is not None:
-        return steps
+        return steps, False
     fits = (word_bits == 64 and scale_bits >= AUTO_WIDE_MIN_SCALE and form in ("direct", "one_minus")
             and evaluation == "horner" and multiplier in ("auto", "umull", "mul16") and not explicit
-            and float_tail is None and degree >= AUTO_WIDE_STEPS)
-    return AUTO_WIDE_STEPS if fits else 0
+            and float_tail is None)
+    return (min(AUTO_WIDE_STEPS, degree), True) if fits else (0, False)
 
 
 def _evaluation(raw: dict[str, Any], word_bits: int, degree: int

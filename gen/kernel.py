@@ -24,7 +24,7 @@ _eval and _expm_p63 and may add a constant bias (Quantized.root_bias).
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Optional
 
@@ -99,6 +99,7 @@ def build(cfg: KernelConfig) -> "Kernel | HeadKernel":
         return build_head(cfg, seg, progress.report)
     progress.report(f"{cfg.name}: fit of {seg.count} segment(s)")
     fitted = fit(cfg, seg, progress.report)
+    cfg = replace(cfg, wide=fitted.wide)   # wide = "auto": the steps the fit chose
     progress.report(f"{cfg.name}: quantization and proof")
     t = fitted.trial
     qz = quantize(t.qz.scheme, seg, t.coefficients, forced_scales=t.scales, forced_ints=t.ints,

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import mpmath
 
-from gen import config, head_model, kernel, model, quantize, render
+from gen import config, fit, head_model, kernel, model, quantize, render
 from gen.head_kernel import HeadKernel
 from gen.fit import remez
 from gen.errors import GenError
@@ -241,22 +241,38 @@ class GuardStepsTest(unittest.TestCase):
         return config.validate(raw, "g.toml", "0" * 64)
 
     def test_auto_resolution(self) -> None:
-        # Where the result fills the word, a plain config gets the guard
-        # steps; elsewhere, and for the multipliers tuned for 32-bit cores
-        # and third-party coefficients, every step stays on one word.
-        self.assertEqual(self._cfg().wide, config.AUTO_WIDE_STEPS)
-        self.assertEqual(self._cfg(scale_bits=62).wide, config.AUTO_WIDE_STEPS)
-        self.assertEqual(self._cfg(form="one_minus").wide, config.AUTO_WIDE_STEPS)
-        self.assertEqual(self._cfg(scale_bits=61).wide, 0)
-        self.assertEqual(self._cfg(word_bits=32, scale_bits=31).wide, 0)
-        self.assertEqual(self._cfg(multiplier="truncated").wide, 0)
-        self.assertEqual(self._cfg(multiplier="umaal").wide, 0)
-        self.assertEqual(self._cfg(evaluation="estrin").wide, 0)
-        self.assertEqual(self._cfg(wide=False).wide, 0)
-        self.assertEqual(self._cfg(wide=True).wide, 1)
-        self.assertEqual(self._cfg(wide=3).wide, 3)
+        # Where the result fills the word, a plain config leaves the choice
+        # of two-word steps to the fit stage; elsewhere, and for the
+        # multipliers tuned for 32-bit cores and third-party coefficients,
+        # every step stays on one word; an explicit value is kept.
+        for keys in ({}, {"scale_bits": 62}, {"form": "one_minus"}, {"multiplier": "umull"}):
+            cfg = self._cfg(**keys)
+            self.assertTrue(cfg.wide_auto, keys)
+            self.assertEqual(cfg.wide, config.AUTO_WIDE_STEPS, keys)
+        for keys in ({"scale_bits": 61}, {"word_bits": 32, "scale_bits": 31}, {"multiplier": "truncated"},
+                     {"multiplier": "umaal"}, {"evaluation": "estrin"}, {"wide": False}):
+            cfg = self._cfg(**keys)
+            self.assertEqual((cfg.wide, cfg.wide_auto), (0, False), keys)
+        for value, steps in ((True, 1), (3, 3)):
+            cfg = self._cfg(wide=value)
+            self.assertEqual((cfg.wide, cfg.wide_auto), (steps, False))
         facct = config.load(KERNELS / "facct.toml")
         self.assertEqual(facct.wide, 0, "third-party coefficients are evaluated as their authors do")
+
+    def test_auto_takes_the_fewest_steps_that_suffice(self) -> None:
+        # 1 x 12 at 2^-63: one two-word step leaves an evaluation error wider
+        # than AUTO_EPS_WIDTH (y1's one-word floors through v), two do not;
+        # the fit must pick two.  Checked on the proofs of both kernels.
+        def width(k: kernel.Kernel) -> Fraction:
+            unit = Fraction(2) ** (k.cfg.scale_bits - k.qz.root_scale)
+            return max((s.eval_error[1] - s.eval_error[0]) * unit for s in k.proof.segments)
+
+        chosen = kernel.build(self._cfg())
+        one = kernel.build(self._cfg(wide=1))
+        self.assertEqual(chosen.cfg.wide, 2)
+        self.assertGreater(width(one), fit.AUTO_EPS_WIDTH)
+        self.assertLessEqual(width(chosen), fit.AUTO_EPS_WIDTH)
+        self.assertLess(chosen.eval_bound_ulp, one.eval_bound_ulp)
 
     def test_shipped_kernels_keep_their_steps(self) -> None:
         # The shipped kernels render as before the guard steps: paper_x86
@@ -272,7 +288,7 @@ class GuardStepsTest(unittest.TestCase):
         # the 128-bit helpers on unsigned __int128 and on two words
         # (FXP_NO_INT128, the portable path), on random and edge inputs.
         k = kernel.build(self._cfg(name="gw"))
-        self.assertEqual(k.cfg.wide, config.AUTO_WIDE_STEPS)
+        self.assertGreaterEqual(k.cfg.wide, 2)
         self.assertNotEqual(k.qz.root_bias, 0)
         rng = random.Random(5)
         top = (1 << 64) - 1

@@ -87,7 +87,8 @@ class GuardSweep(unittest.TestCase):
         self.assertFalse(guard_sweep.meets_target(0.28, 1.37))      # the 1 x 12 at 2^-63
         self.assertIsNone(guard_sweep.meets_target(0.51, 0.6))      # polynomial itself too coarse
         rows = [{"name": n, "form": "direct", "wide_steps": 0, "approx_ulp": 0.3, "measured_ulp": 0.8,
-                 "excess_ulp": 0.5, "proven_ulp": 2.0, "inputs_checked": 1, "target": t}
+                 "excess_ulp": 0.5, "proven_ulp": 2.0, "inputs_checked": 1, "target": t,
+                 "instructions": {"eval": 10, "expm_p63": 12}}
                 for n, t in (("k", True), ("far", False), ("coarse", None))]
         lines = {line.split()[0]: line for line in guard_sweep.table(rows).splitlines()[2:]}
         self.assertTrue(lines["k"].endswith("yes"))
