@@ -76,6 +76,7 @@ class Node:
     tail: Optional[tuple[str, str, str, str]] = None   # ftail: range lo, hi and error lo, hi (hypotheses)
     tail_terms: tuple[tuple[str, int], ...] = ()       # ftail: (b_i in Gappa's notation, power k + i)
     tail_relative: Optional[str] = None                # ftail: r with U <= (1 + r) X + 1, when proven
+    floored: bool = False      # a product rounded down: floor(a b / 2^W) (all but the exact 2W-bit one)
 
 
 @dataclass(frozen=True)
@@ -138,8 +139,10 @@ def _graph(sidecar: dict[str, Any], degree: int, word_bits: int) -> list[dict[st
     scales agree with its operations; adds the key "wide" to every node.
 
     A product's scale is the sum of its operands' scales minus W for a
-    multiply-high, or the plain sum for a full 2W-bit product ("wide"; read
-    from the node's own "wide" field when the sidecar has one).  A sum is wide
+    multiply-high, or the plain sum for a full 2W-bit product of two words
+    ("wide"; read from the node's own "wide" field when the sidecar has
+    one); a wide product of a 2W-bit operand keeps floor(a b / 2^W)
+    ("floored", like a multiply-high).  A sum is wide
     when an operand is.  Every operand's scale minus its shift must equal
     the sum's scale.
     """
@@ -175,10 +178,13 @@ def _graph(sidecar: dict[str, Any], degree: int, word_bits: int) -> list[dict[st
             if _integer(_field(node, "power", where), where) not in range(degree + 1):
                 raise SidecarError(f"{where}: power {node['power']!r} outside 0..{degree}")
         elif kind == "mul":
-            if any(raw[a]["wide"] for a in args):
-                raise SidecarError(f"{where}: a product of a 2W-bit word is not supported")
             node["wide"] = node.get("wide", scale == sum(scales)) is True
-            if scale != sum(scales) - (0 if node["wide"] else word_bits):
+            # A product of a 2W-bit word keeps the top 2W bits of three:
+            # floor(a b / 2^W), like a multiply-high, into a 2W-bit word.
+            node["floored"] = not node["wide"] or any(raw[a]["wide"] for a in args)
+            if node["floored"] and any(raw[a]["wide"] for a in args) and not node["wide"]:
+                raise SidecarError(f"{where}: a product of a 2W-bit word must be 2W bits wide")
+            if scale != sum(scales) - (word_bits if node["floored"] else 0):
                 raise SidecarError(f"{where}: scale {scale} does not follow from operand scales {scales}")
         else:
             terms = _field(node, "terms", where)
@@ -227,7 +233,7 @@ def segments(sidecar: dict[str, Any]) -> list[Segment]:
                         raise SidecarError(f"{where}: unexpected relative bound {found['relative']!r}")
                     relative = found["relative"]
             nodes.append(Node(n, raw["kind"], tuple(raw["args"]), k, terms, raw["wide"], tail, tail_terms,
-                              relative))
+                              relative, raw.get("floored", False)))
         lo, hi = _field(seg, "eval_error_core", where)
         out.append(Segment(i, _integer(_field(seg, "z_first", where), where),
                            _integer(_field(seg, "z_last", where), where),
@@ -285,6 +291,7 @@ def render_script(sidecar: dict[str, Any], source: str = "",
         word_bits=word_bits, pre_shift=pre_shift, precision=PRECISION,
         word_max=(1 << word_bits) - 1,
         wide_max=(1 << (2 * word_bits)) - 1, segments=chosen,
+        root_bias=_integer(sidecar.get("root_bias", 0), "sidecar: root_bias"),
         cuts={s.index: split_points(s.t_max, pre_shift, split) if split > 1 else [] for s in chosen})
 
 

@@ -89,6 +89,9 @@ def polynomial(sidecar: dict[str, Any], index: int) -> list[Fraction]:
             found[power] = Fraction(int(node["sign"]) * ks[power]) / Fraction(2) ** int(node["scale"])
     if sorted(found) != list(range(degree + 1)):
         raise CheckError(f"const nodes for powers {sorted(found)}, expected 0..{degree}")
+    # The constant the root sum adds on every segment (gen/quantize: root_bias).
+    root = sidecar["nodes"][-1]
+    found[0] += Fraction(int(root["sign"]) * int(sidecar.get("root_bias", 0))) / Fraction(2) ** int(root["scale"])
     return [found[j] for j in range(degree + 1)]
 
 

@@ -70,7 +70,16 @@ def _sum(qz: Quantized, names: list[str], n: int) -> str:
                     for a, (sign, r) in zip(node.args, terms)), key=lambda p: -p[0])
     if node.wide:
         fn = "fxp_wide_add" if parts[1][0] > 0 else "fxp_wide_sub"
-        return f"{fn}({parts[0][1]}, {parts[1][1]})"
+        text = f"{fn}({parts[0][1]}, {parts[1][1]})"
+        bias = qz.root_bias if n == qz.root else 0
+        if bias:
+            # The root bias (Quantized.root_bias): a two-word constant; the
+            # sum wraps modulo 2^128 exactly, its true value lies in [0, 2^128).
+            mag = abs(bias)
+            text = (f"fxp_wide_{'add' if bias > 0 else 'sub'}({text}, "
+                    f"fxp_wide_make(UINT64_C(0x{mag >> 64:016x}), UINT64_C(0x{mag & ((1 << 64) - 1):016x})))")
+        return text
+    assert not (n == qz.root and qz.root_bias), "a root bias needs a two-word root"
     return parts[0][1] + "".join(f" {'+' if sg > 0 else '-'} {t}" for sg, t in parts[1:])
 
 
@@ -136,7 +145,14 @@ def steps(k: Kernel, digits: int) -> tuple[list[Step], str]:
         elif node.kind == "mul":
             name = f"mul{n}"
             a, b = (names[x] for x in node.args)
-            text = f"fxp_wide_mul({a}, {b})" if node.wide else f"{mulhi_name(k.cfg.multiplier, W)}({a}, {b})"
+            if node.wide and nodes[node.args[0]].wide:
+                text = f"fxp_wide_mulhi({a}, {b})"
+            elif node.wide and nodes[node.args[1]].wide:
+                text = f"fxp_wide_mulhi({b}, {a})"
+            elif node.wide:
+                text = f"fxp_wide_mul({a}, {b})"
+            else:
+                text = f"{mulhi_name(k.cfg.multiplier, W)}({a}, {b})"
         else:
             name, text = node.label.replace("^", ""), _sum(qz, names, n)
             fused = _fused_step(k, out, names, n)

@@ -98,7 +98,7 @@ class KernelConfig:
     evaluation: str
     form: str
     reoptimize: bool
-    wide: bool
+    wide: int                      # final Horner steps on two words (0: none; with wide_auto, the most)
     float_tail: Optional[int]
     segment_kind: str
     segment_count: int
@@ -109,6 +109,9 @@ class KernelConfig:
     table_placement: str = "default"
     pad_table: bool = False
     head: Optional[HeadOptions] = None
+    # wide = "auto" for a kernel that takes two-word steps: the fit stage
+    # chooses how many (up to ``wide``) from the proven evaluation error.
+    wide_auto: bool = False
 
     def parameters(self) -> dict[str, Any]:
         """Every input parameter, for banners and the sidecar."""
@@ -132,7 +135,7 @@ class KernelConfig:
             "evaluation": self.evaluation,
             "form": self.form,
             "reoptimize": self.reoptimize,
-            "wide": self.wide,
+            "wide": bool(self.wide) if self.wide <= 1 else self.wide,
             **({"float_tail": self.float_tail} if self.float_tail is not None else {}),
             **({"multiplier": self.multiplier} if self.multiplier != "auto" else {}),
             **({"truncation_budget_log2": self.truncation_budget_log2}
@@ -251,6 +254,8 @@ def validate(raw: dict[str, Any], path: str, sha256: str) -> KernelConfig:
         if not ((kind == "equal" and count == 1) or (kind == "pow2" and bits == 0)):
             raise GenError("float_tail: needs a single segment (segments.count = 1)")
 
+    wide, wide_auto = _auto_wide(wide, form, word_bits, scale_bits, degree, evaluation, multiplier,
+                                 explicit is not None, float_tail)
     head = _head(raw, form, word_bits, scale_bits, degree, float_tail, fitting, multiplier, explicit)
     return KernelConfig(
         path=path, sha256=sha256, name=name, description=description,
@@ -260,7 +265,7 @@ def validate(raw: dict[str, Any], path: str, sha256: str) -> KernelConfig:
         form=form, wide=wide, float_tail=float_tail, segment_kind=kind,
         segment_count=count, segment_bits=bits, explicit=explicit,
         multiplier=multiplier, truncation_budget_log2=truncation_budget, table_placement=placement,
-        pad_table=pad_table, head=head)
+        pad_table=pad_table, head=head, wide_auto=wide_auto)
 
 
 def _head(raw: dict[str, Any], form: str, word_bits: int, scale_bits: int, degree: int,
@@ -380,21 +385,67 @@ def _choice(raw: dict[str, Any], key: str, default: str, allowed: tuple[str, ...
     return value
 
 
+def _wide_steps(raw: dict[str, Any], form: str, word_bits: int, degree: int, evaluation: str) -> Optional[int]:
+    """The ``wide`` key: how many final Horner steps run on two words
+    (true = 1, false = 0), or None for "auto" (left out), which
+    :func:`_auto_wide` resolves once the other keys are known."""
+    value = raw.get("wide", "auto")
+    if value == "auto":
+        return None
+    if isinstance(value, bool):
+        steps = int(value)
+    elif isinstance(value, int):
+        steps = value
+    else:
+        raise GenError(f"wide: expected true, false, \"auto\" or a number of steps, got {value!r}")
+    if not 0 <= steps <= degree:
+        raise GenError(f"wide: {steps} steps must lie in 0..degree ({degree})")
+    if steps and (form not in ("direct", "one_minus") or word_bits != 64):
+        raise GenError("wide: needs form = 'direct' or 'one_minus' and word_bits = 64")
+    if steps > 1 and evaluation != "horner":
+        raise GenError("wide: more than one step needs evaluation = 'horner' (estrin keeps its a_0 spine wide)")
+    return steps
+
+
+# wide = "auto" (the default): where the result fills the 64-bit word
+# (scale_bits >= 62), the fit stage keeps the fewest final Horner steps on
+# two words (at most AUTO_WIDE_STEPS) whose proven evaluation error is at
+# most gen.fit.AUTO_EPS_WIDTH units wide, so that the evaluation adds little
+# to the approximation (docs/error-model.md, "Guard bits"); 0 elsewhere,
+# where the root word has guard bits of its own.
+AUTO_WIDE_STEPS = 3
+AUTO_WIDE_MIN_SCALE = 62
+
+
+def _auto_wide(steps: Optional[int], form: str, word_bits: int, scale_bits: int, degree: int, evaluation: str,
+               multiplier: str, explicit: bool, float_tail: Optional[int]) -> tuple[int, bool]:
+    """wide = "auto": up to AUTO_WIDE_STEPS two-word steps, the fit stage
+    choosing how many, for 64-bit direct and one_minus kernels at
+    scale_bits >= AUTO_WIDE_MIN_SCALE evaluated by Horner with full
+    products and fitted coefficients; 0 for the others (third-party
+    coefficients are evaluated as their authors do, and the 32-bit-core
+    multipliers keep their tuned one-word steps).  Returns (steps, auto)."""
+    if steps is not None:
+        return steps, False
+    fits = (word_bits == 64 and scale_bits >= AUTO_WIDE_MIN_SCALE and form in ("direct", "one_minus")
+            and evaluation == "horner" and multiplier in ("auto", "umull", "mul16") and not explicit
+            and float_tail is None)
+    return (min(AUTO_WIDE_STEPS, degree), True) if fits else (0, False)
+
+
 def _evaluation(raw: dict[str, Any], word_bits: int, degree: int
-                ) -> tuple[str, str, str, bool, Optional[int]]:
-    """table_access, evaluation, form, wide and float_tail."""
+                ) -> tuple[str, str, str, Optional[int], Optional[int]]:
+    """table_access, evaluation, form, wide (None: "auto") and float_tail."""
     table_access = _choice(raw, "table_access", DEFAULTS["table_access"], ("direct", "ct_scan"))
     evaluation = _choice(raw, "evaluation", DEFAULTS["evaluation"], ("horner", "estrin"))
     form = _choice(raw, "form", DEFAULTS["form"], ("direct", "one_minus", "head"))
-    wide = _flag(raw, "wide", DEFAULTS["wide"])
-    if wide and (form != "one_minus" or word_bits != 64):
-        raise GenError("wide: needs form = 'one_minus' and word_bits = 64")
+    wide = _wide_steps(raw, form, word_bits, degree, evaluation)
     float_tail = raw.get("float_tail")
     if float_tail is not None:
         float_tail = _want(float_tail, int, "float_tail", "an integer")
         if not 2 <= float_tail <= degree:
             raise GenError(f"float_tail: {float_tail} must lie in 2..degree ({degree})")
-        if not wide and form != "head":
+        if not (wide == 1 and form == "one_minus") and form != "head":
             raise GenError("float_tail: needs form = 'head', or wide = true (and so form = 'one_minus', "
                            "word_bits = 64)")
     return table_access, evaluation, form, wide, float_tail
@@ -419,7 +470,7 @@ def _segments(raw: dict[str, Any]) -> tuple[str, int, Optional[int]]:
     raise GenError(f"segments.kind: {kind!r} is not 'equal' or 'pow2'")
 
 
-def _multiplier(raw: dict[str, Any], word_bits: int, scale_bits: int, form: str, wide: bool,
+def _multiplier(raw: dict[str, Any], word_bits: int, scale_bits: int, form: str, wide: Optional[int],
                 evaluation: str) -> tuple[str, Optional[float]]:
     """The ``multiplier`` key (docs/config.md) and its truncation budget."""
     multiplier = _want(raw.get("multiplier", "auto"), str, "multiplier", "a string")

@@ -16,13 +16,15 @@ g = 1 - f (for exp(-x) on [0, ln 2), g lies in [0, 1/2), so a word holds it
 at scale 2^64 where f itself, which reaches 1, fits only at 2^63; with a
 ``wide`` scheme the root is a two-word value at up to 2^128); the outputs
 are 2^S - round(g 2^S) and a correctly rounded ccs * (1 - g) * 2^63
-computed in 128 bits.
+computed in 128 bits.  ``wide = n`` keeps the last n Horner steps on two
+words in either form; a direct root on two words is rounded to nearest by
+_eval and _expm_p63 and may add a constant bias (Quantized.root_bias).
 """
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Optional
 
@@ -97,10 +99,11 @@ def build(cfg: KernelConfig) -> "Kernel | HeadKernel":
         return build_head(cfg, seg, progress.report)
     progress.report(f"{cfg.name}: fit of {seg.count} segment(s)")
     fitted = fit(cfg, seg, progress.report)
+    cfg = replace(cfg, wide=fitted.wide)   # wide = "auto": the steps the fit chose
     progress.report(f"{cfg.name}: quantization and proof")
     t = fitted.trial
     qz = quantize(t.qz.scheme, seg, t.coefficients, forced_scales=t.scales, forced_ints=t.ints,
-                  root_margin=root_margin(cfg))
+                  root_margin=root_margin(cfg), root_offset=t.root_offset)
     check_root_scale(cfg, qz)
     final_plan = final_product_plan(cfg, qz)
     proof = prove(cfg, qz, fitted.approx, final_plan, falcon.has_mantissa_adaptor(cfg, qz, final_plan))

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .quantize import Quantized, operand_shift, shift
+from .scheme import drops_word
 from .segments import Segmentation
 
 if TYPE_CHECKING:
@@ -48,14 +49,14 @@ def evaluate_nodes(qz: Quantized, seg: Segmentation, z: int, check: bool = False
             if check and value > mask:
                 raise AssertionError(f"overflow at z={z}, node {node.label}: {value}")
         elif node.kind == "mul":
-            value = (vals[node.args[0]] * vals[node.args[1]]) >> (0 if node.wide else W)
+            value = (vals[node.args[0]] * vals[node.args[1]]) >> (W if drops_word(qz.scheme.nodes, node) else 0)
         elif node.kind == "ftail":
             assert qz.tail is not None
             value = qz.tail.model(T)
             if check and not 0 <= value < 1 << (W - 1):
                 raise AssertionError(f"tail out of range at z={z}: {value}")
         else:
-            value = 0
+            value = qz.root_bias if n == qz.root else 0
             terms = qz.terms[n]
             assert terms is not None
             for a, (sign, r) in zip(node.args, terms):
@@ -95,6 +96,9 @@ def model_expm(kernel: Kernel, z: int, w: int) -> int:
     if kernel.cfg.form == "direct" and kernel.final_plan is not None:
         p = kernel.final_plan.evaluate(w, u, check=True)
         return p >> (s - 63) if s >= 63 else p << (63 - s)
+    if kernel.cfg.form == "direct" and kernel.cfg.wide:
+        n = w * (u >> 64) + ((w * (u & ((1 << 64) - 1))) >> 64)
+        return (n + (1 << (s - 64))) >> (s - 63)
     if kernel.cfg.form == "direct":
         p = (w * u) >> 64
         return p >> (s - 63) if s >= 63 else p << (63 - s)

@@ -18,9 +18,10 @@ Nodes, in an order where every node follows its operands:
   53-bit significands.
 
 ``wide`` schemes keep the chain that carries the constant coefficient a_0
-(the root of Horner; the a_0 "spine" of Estrin) in 2W bits: its products
-are exact and its sums do not truncate, so the only truncation errors left
-are those of the small high-order terms.  That is what a faithful 64-bit
+(the root of Horner, or its last ``wide`` steps; the a_0 "spine" of Estrin)
+in 2W bits: its first product is exact, later ones keep 2W bits of three,
+and its sums do not truncate, so the only truncation errors left are those
+of the small high-order terms.  That is what a faithful 64-bit
 kernel needs, since the result itself uses every bit of a word.
 """
 
@@ -92,19 +93,29 @@ class Scheme:
         return users
 
 
-def horner(degree: int, wide: bool = False) -> Scheme:
-    """y_d = a_d; y_j = a_j + v y_{j+1}: d products in a chain (the last one,
-    and the root sum, on 2W bits if ``wide``)."""
+def horner(degree: int, wide: int = 0) -> Scheme:
+    """y_d = a_d; y_j = a_j + v y_{j+1}: d products in a chain.  The last
+    ``wide`` steps (products and sums, j < wide) are on 2W bits: the first
+    of them multiplies two words exactly, the next ones multiply a 2W-bit
+    y_{j+1} by v and keep the top 2W bits of the 3W-bit product (one floor,
+    a fraction of a unit at scale 2^-(s + W))."""
     s = Scheme("horner")
     v = s.var()
     y = s.const(degree)
     for j in range(degree - 1, -1, -1):
-        last = wide and j == 0
-        y = s.add(s.const(j), s.mul(y, v, f"v*y{j + 1}", wide=last), f"y{j}", wide=last)
+        two_words = j < wide
+        y = s.add(s.const(j), s.mul(y, v, f"v*y{j + 1}", wide=two_words), f"y{j}", wide=two_words)
     return s
 
 
-def estrin(degree: int, wide: bool = False) -> Scheme:
+def drops_word(nodes: list[Node], node: Node) -> bool:
+    """Whether product ``node`` keeps floor(a b / 2^W): a one-word product
+    (multiply-high), or a 2W-bit one whose operand is itself 2W bits wide;
+    only a wide product of two words is exact."""
+    return not node.wide or any(nodes[a].wide for a in node.args)
+
+
+def estrin(degree: int, wide: int = 0) -> Scheme:
     """Estrin's scheme: pairs a_2i + a_2i+1 v, then pairs of pairs with v^2,
     v^4, ...: about log2(d) products deep instead of d.  With ``wide`` the
     spine (every sum that contains a_0, and the products feeding it) is
@@ -148,7 +159,7 @@ def narrowed(s: Scheme, narrow: set[int], budget: Optional[Fraction]) -> Scheme:
 SCHEMES = {"horner": horner, "estrin": estrin}
 
 
-def build(name: str, degree: int, wide: bool = False, float_tail: Optional[int] = None) -> Scheme:
+def build(name: str, degree: int, wide: int = 0, float_tail: Optional[int] = None) -> Scheme:
     """The scheme for p of the given degree; with ``float_tail = k`` the
     powers k..degree are one binary64 ``ftail`` node, added to the integer
     scheme of degree k - 1 by a last (wide) sum."""

@@ -195,6 +195,7 @@ def certify_sollya(data: dict[str, Any], source: Path) -> str:
 def guard_sweep(data: dict[str, Any], source: Path) -> str:
     """docs/error-model.md's guard-bit table (make guard-sweep)."""
     quick = " (quick run: about 10^6 inputs per kernel)" if data.get("quick") else ""
+    cost = f"; instructions counted in the machine code of `{data['cost_compiler']}`" if "cost_compiler" in data else ""
     what = (f"Units of 2^-S; target: measured <= approx + {data['target_excess_ulp']:g} where approx <= "
-            f"{data['approx_eligible_ulp']:g}{quick}")
+            f"{data['approx_eligible_ulp']:g}{quick}{cost}")
     return measured_on(data, source, what) + "\n" + sweep_table(data["configs"], "markdown") + "\n"

@@ -427,6 +427,13 @@ static inline fxp_wide fxp_wide_shr(fxp_wide a, unsigned r)
 }
 #endif
 
+/* The two-word value hi * 2^64 + lo (a constant of a generated kernel). */
+static inline fxp_wide fxp_wide_make(uint64_t hi, uint64_t lo)
+{
+    fxp_wide r = { hi, lo };
+    return r;
+}
+
 /* floor(a / 2^q + 1/2) as a word, 1 <= q < 128; the caller guarantees
  * that the result fits 64 bits and that a + 2^(q-1) does not overflow. */
 static inline uint64_t fxp_wide_round_shr(fxp_wide a, unsigned q)
@@ -459,6 +466,27 @@ static inline uint64_t fxp_round_n65(fxp_wide n)
 static inline uint64_t fxp_round_w_one_minus_wide(uint64_t w, fxp_wide c, unsigned l)
 {
     return fxp_round_n65(fxp_w_one_minus_wide(w, c, l));
+}
+
+/* floor(a b / 2^64) for a two-word a and a word b: a_hi b + floor(a_lo b / 2^64),
+ * the top two words of the three-word product (the caller guarantees that
+ * it fits two words). */
+static inline fxp_wide fxp_wide_mulhi(fxp_wide a, uint64_t b)
+{
+    return fxp_wide_add(fxp_wide_mul(a.hi, b), fxp_wide_of(fxp_mulhi64(a.lo, b)));
+}
+
+/*
+ * round((w / 2^64) * U / 2^k) for a two-word U (the direct form with a wide
+ * root, U ~= f 2^s, k = s - 63, 1 <= k <= 65) and w Q0.64: N = w U_hi +
+ * floor(w U_lo / 2^64) is w U / 2^64 less a fraction phi in [0, 1), and the
+ * result is floor(N / 2^k + 1/2).  N <= U because w < 2^64, and the caller
+ * guarantees U + 2^(k-1) < 2^128 (the root's proven range leaves that room),
+ * so nothing wraps; the result fits a word because f <= 1.
+ */
+static inline uint64_t fxp_round_w_wide(uint64_t w, fxp_wide u, unsigned k)
+{
+    return fxp_wide_round_shr(fxp_wide_mulhi(u, w), k);
 }
 
 #endif /* FXP_H */

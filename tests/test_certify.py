@@ -136,5 +136,36 @@ class SollyaTest(unittest.TestCase):
         self.assertGreater(bad.lower, 2 * bad.claimed)
 
 
+class GuardStepsCertifyTest(unittest.TestCase):
+    """A kernel with two-word Horner steps and a root bias (the default
+    1 x 12 at 2^-63 of kernels/sweep/): Gappa re-proves its evaluation error
+    (the floored 128 x 64 products, the bias in the root sum) and Sollya its
+    approximation bound (the bias in a_0); both must fail without the bias."""
+
+    def test_gappa_and_sollya_with_the_bias_and_without(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            run = subprocess.run([sys.executable, "-m", "gen", "render", "kernels/sweep/sweep_1x12_s63.toml",
+                                  "--out", str(Path(tmp) / "gen"), "--quiet"], cwd=ROOT, capture_output=True, text=True)
+            self.assertEqual(run.returncode, 0, run.stderr)
+            data = kfolder.load(Path(tmp) / "gen", "sweep_1x12_s63").sidecar
+            self.assertNotEqual(int(data["root_bias"]), 0)
+            self.assertTrue(any(n["kind"] == "mul" and n["wide"] and any(data["nodes"][a]["wide"] for a in n["args"])
+                                for n in data["nodes"]), "no product of a two-word operand")
+            proc = _certify(Path(tmp) / "gen" / "sweep_1x12_s63", build=Path(tmp) / "b")
+            self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+            (good,) = sollya_check.check(data, [0])
+            self.assertTrue(good.sound and good.tight)
+            unbiased = copy.deepcopy(data)
+            unbiased["root_bias"] = "0"
+            (bad,) = sollya_check.check(unbiased, [0])
+            self.assertFalse(bad.sound)
+            # One Gappa run on the unbiased script (certify.gappa_run would
+            # retry with dichotomy hints for a minute and more before failing).
+            script = Path(tmp) / "unbiased.gappa"
+            script.write_text(gappa.render_script(unbiased))
+            run = subprocess.run(["gappa", str(script)], capture_output=True, text=True, timeout=300)
+            self.assertNotEqual(run.returncode, 0, "Gappa proved the root's range without its bias")
+
+
 if __name__ == "__main__":
     unittest.main()

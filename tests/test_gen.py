@@ -15,12 +15,13 @@ import subprocess
 import sys
 import tempfile
 import unittest
+import unittest.mock
 from fractions import Fraction
 from pathlib import Path
 
 import mpmath
 
-from gen import config, head_model, kernel, model, quantize, render
+from gen import config, fit, head_model, kernel, model, quantize, render
 from gen.head_kernel import HeadKernel
 from gen.fit import remez
 from gen.errors import GenError
@@ -125,7 +126,7 @@ def _small_word_config(kind: str, count_or_bits: int, degree: int, scale_bits: i
     return dataclasses.replace(cfg, word_bits=16)
 
 
-def _simulate(k: kernel.Kernel, z: int) -> tuple[int, bool]:
+def _simulate(k: kernel.Kernel, z: int, root_bias: bool = True) -> tuple[int, bool]:
     """Independent model: plain division for the segment index, unbounded
     integers, the scheme read from the sidecar-style node list.
 
@@ -146,10 +147,13 @@ def _simulate(k: kernel.Kernel, z: int) -> tuple[int, bool]:
         elif node.kind == "const":
             value = qz.ints[i][node.power]
         elif node.kind == "mul":
+            # Only a two-word product of two one-word operands is exact; a
+            # product of a two-word operand keeps its top two words.
             value = vals[node.args[0]] * vals[node.args[1]]
-            value = value if node.wide else value // (1 << W)
+            exact = node.wide and not any(qz.scheme.nodes[a].wide for a in node.args)
+            value = value if exact else value // (1 << W)
         else:
-            value = 0
+            value = qz.root_bias if root_bias and n == len(qz.scheme.nodes) - 1 else 0
             for a, (sign, r) in zip(node.args, qz.terms[n]):
                 term = vals[a] // (1 << r) if r > 0 else vals[a] * (1 << -r)
                 if qz.scheme.nodes[a].kind != "const":
@@ -167,7 +171,11 @@ class SmallWordTest(unittest.TestCase):
     CONFIGS = [("equal", 5, 2, 15), ("equal", 3, 3, 14), ("pow2", 3, 2, 15), ("equal", 1, 4, 15),
                ("equal", 2, 5, 15, {"evaluation": "estrin"}),
                ("equal", 1, 5, 15, {"evaluation": "estrin", "form": "one_minus", "wide": True}),
-               ("pow2", 2, 4, 15, {"form": "one_minus", "table_access": "ct_scan"})]
+               ("pow2", 2, 4, 15, {"form": "one_minus", "table_access": "ct_scan"}),
+               # The guard steps: the last two or three Horner steps on two
+               # words, the root centred by its bias.
+               ("equal", 1, 6, 15, {"wide": 2}), ("equal", 3, 5, 15, {"wide": 3}),
+               ("equal", 2, 5, 15, {"form": "one_minus", "wide": 2})]
 
     @classmethod
     def setUpClass(cls) -> None:
@@ -194,6 +202,15 @@ class SmallWordTest(unittest.TestCase):
                 self.assertLessEqual(worst, bound)
                 self.assertGreater(worst, bound / 8, "bound far from the measured error")
 
+    def test_control_simulation_without_the_root_bias_disagrees(self) -> None:
+        # The simulation sees the root's bias: leaving it out changes the
+        # result of the kernel that has one (so the tests above check it).
+        biased = [k for k in self.kernels if k.qz.root_bias]
+        self.assertTrue(biased, "no small kernel exercises a root bias")
+        for k in biased:
+            z = k.seg.z_lo
+            self.assertNotEqual(_simulate(k, z, root_bias=False)[0], model.evaluate_core(k.qz, k.seg, z))
+
     def test_control_one_more_bit_overflows(self) -> None:
         # Raising one scale above the chosen one must overflow somewhere:
         # the generator refuses it, and the simulation confirms it.
@@ -214,6 +231,111 @@ class SmallWordTest(unittest.TestCase):
             if k.seg.kind == "equal" and k.seg.count > 1:
                 for u in range(0, k.seg.z_max - k.seg.z_lo + 1):
                     self.assertEqual(k.seg.index_of(u + k.seg.z_lo), u // k.seg.width)
+
+
+class GuardStepsTest(unittest.TestCase):
+    """wide = "auto" and the two-word Horner steps (docs/error-model.md, "Guard bits")."""
+
+    def _cfg(self, **keys) -> config.KernelConfig:
+        raw = {"name": "g", "degree": 12, "scale_bits": 63, "segments": {"kind": "equal", "count": 1}, **keys}
+        return config.validate(raw, "g.toml", "0" * 64)
+
+    def test_auto_resolution(self) -> None:
+        # Where the result fills the word, a plain config leaves the choice
+        # of two-word steps to the fit stage; elsewhere, and for the
+        # multipliers tuned for 32-bit cores and third-party coefficients,
+        # every step stays on one word; an explicit value is kept.
+        for keys in ({}, {"scale_bits": 62}, {"form": "one_minus"}, {"multiplier": "umull"}):
+            cfg = self._cfg(**keys)
+            self.assertTrue(cfg.wide_auto, keys)
+            self.assertEqual(cfg.wide, config.AUTO_WIDE_STEPS, keys)
+        for keys in ({"scale_bits": 61}, {"word_bits": 32, "scale_bits": 31}, {"multiplier": "truncated"},
+                     {"multiplier": "umaal"}, {"evaluation": "estrin"}, {"wide": False}):
+            cfg = self._cfg(**keys)
+            self.assertEqual((cfg.wide, cfg.wide_auto), (0, False), keys)
+        for value, steps in ((True, 1), (3, 3)):
+            cfg = self._cfg(wide=value)
+            self.assertEqual((cfg.wide, cfg.wide_auto), (steps, False))
+        facct = config.load(KERNELS / "facct.toml")
+        self.assertEqual(facct.wide, 0, "third-party coefficients are evaluated as their authors do")
+
+    def test_auto_takes_the_fewest_steps_that_suffice(self) -> None:
+        # 1 x 12 at 2^-63: one two-word step leaves an evaluation error wider
+        # than AUTO_EPS_WIDTH (y1's one-word floors through v), two do not;
+        # the fit must pick two.  Checked on the proofs of both kernels.
+        def width(k: kernel.Kernel) -> Fraction:
+            unit = Fraction(2) ** (k.cfg.scale_bits - k.qz.root_scale)
+            return max((s.eval_error[1] - s.eval_error[0]) * unit for s in k.proof.segments)
+
+        chosen = kernel.build(self._cfg())
+        one = kernel.build(self._cfg(wide=1))
+        self.assertEqual(chosen.cfg.wide, 2)
+        self.assertGreater(width(one), fit.AUTO_EPS_WIDTH)
+        self.assertLessEqual(width(chosen), fit.AUTO_EPS_WIDTH)
+        self.assertLess(chosen.eval_bound_ulp, one.eval_bound_ulp)
+
+    def test_shipped_kernels_keep_their_steps(self) -> None:
+        # The shipped kernels render as before the guard steps: paper_x86
+        # pins wide = false (the seed paper's one-word evaluation), the
+        # others are head, truncated, umaal, 32-bit or third-party kernels.
+        for name in shipped_kernels():
+            with self.subTest(name):
+                self.assertEqual(config.load(KERNELS / f"{name}.toml").wide, 0)
+
+    def test_c_equals_model(self) -> None:
+        # The rendered C of a default 1 x 12 kernel (two two-word steps and a
+        # root bias) against the generator's integer model, bit for bit, with
+        # the 128-bit helpers on unsigned __int128 and on two words
+        # (FXP_NO_INT128, the portable path), on random and edge inputs.
+        k = kernel.build(self._cfg(name="gw"))
+        self.assertGreaterEqual(k.cfg.wide, 2)
+        self.assertNotEqual(k.qz.root_bias, 0)
+        rng = random.Random(5)
+        top = (1 << 64) - 1
+        cases = [(z, w) for z in (0, 1, k.seg.z_max) for w in (0, 1, 1 << 63, top)]
+        cases += [(rng.randint(0, k.seg.z_max), rng.randint(0, top)) for _ in range(3000)]
+        program = ('#include <stdio.h>\n#include "gw.h"\nint main(void) {\n unsigned long long z, w;\n'
+                   ' while (scanf("%llx %llx", &z, &w) == 2) {\n  gw_fxp_wide u = gw_core(z);\n'
+                   '  printf("%016llx%016llx %llx %llx\\n", (unsigned long long)u.hi, (unsigned long long)u.lo,\n'
+                   '         (unsigned long long)gw_eval(z), (unsigned long long)gw_expm_p63(z, w));\n }\n return 0;\n}\n')
+        with tempfile.TemporaryDirectory() as tmp:
+            for filename, content in render.render(k, tmp).items():
+                path = Path(tmp) / filename
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(content)
+            (Path(tmp) / "p.c").write_text(program)
+            for flags in ([], ["-DFXP_NO_INT128"]):
+                exe = Path(tmp) / "p"
+                subprocess.run(["gcc", "-O2", "-Wall", "-Wextra", "-Werror", f"-I{tmp}", *flags,
+                                str(Path(tmp) / "p.c"), "-o", str(exe)], check=True)
+                run = subprocess.run([str(exe)], input="".join(f"{z:x} {w:x}\n" for z, w in cases),
+                                     capture_output=True, text=True, check=True)
+                lines = run.stdout.splitlines()
+                self.assertEqual(len(lines), len(cases))
+                for (z, w), line in zip(cases, lines):
+                    core, ev, expm = (int(t, 16) for t in line.split())
+                    with self.subTest(flags=flags, z=z, w=w):
+                        self.assertEqual(core, model.evaluate_core(k.qz, k.seg, z, check=True))
+                        self.assertEqual(ev, model.model_eval(k, z))
+                        self.assertEqual(expm, model.model_expm(k, z, w))
+
+    def test_control_self_check_refuses_a_bound_without_the_final_rounding(self) -> None:
+        # A proof of the two-word direct root that forgets the rounding of
+        # _eval and _expm_p63 (+-1/2 unit) states a bound the kernel
+        # exceeds: the self-check must refuse to emit it.
+        from gen.proof import output
+        real = output.total_intervals
+
+        def forgetful(cfg, qz, approx, eps, seg_index, final_delta=None):
+            eval_iv, expm_iv = real(cfg, qz, approx, eps, seg_index, final_delta)
+            half = Fraction(1, 2)
+            return (eval_iv[0] + half, eval_iv[1] - half), (expm_iv[0] + half, expm_iv[1] - half)
+
+        cfg = self._cfg()
+        kernel.build(cfg)  # the true proof passes its self-check
+        with unittest.mock.patch("gen.proof.assemble.total_intervals", forgetful):
+            with self.assertRaisesRegex(GenError, "self-check: .* refusing to emit"):
+                kernel.build(cfg)
 
 
 class ShippedKernelTest(unittest.TestCase):

@@ -49,6 +49,12 @@ MALFORMED = [
     ("coefficient count", BASE.replace("count = 4", "count = 1")
      + '[coefficients]\nscale = 31\nvalues = ["1", "2"]\n', "", "coefficients.values: segment 0 has 2 values"),
     ("budget exceeded", BASE, "max_abs_error_log2 = -43\n", "max_abs_error_log2: proven error"),
+    ("wide on 32-bit words", BASE, "wide = 1\n", "wide: needs form"),
+    ("wide type", BASE, 'wide = "yes"\n', "wide: expected true, false"),
+    ("wide beyond degree", BASE.replace("word_bits = 32", "word_bits = 64"), "wide = 4\n",
+     "wide: 4 steps must lie in 0..degree"),
+    ("wide steps with estrin", BASE.replace("word_bits = 32", "word_bits = 64"), 'wide = 2\nevaluation = "estrin"\n',
+     "wide: more than one step needs"),
 ]
 
 

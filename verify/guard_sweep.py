@@ -2,9 +2,10 @@
 
 `make guard-sweep` renders kernels/sweep/*.toml (the sweep configs of
 docs/error-model.md, section "Guard bits": 1 x 12, 8 x 8, 4 x 10, 2 x 10 at
-2^-63 and 32 x 6 at 2^-62, each with every key at its default and in the
-one_minus form with the 128-bit chain), checks each with the same checker
-as the shipped kernels (full coverage), and writes one table:
+2^-63 and 32 x 6 at 2^-62, each with every key at its default, where the
+generator keeps the last Horner steps on two words, and with wide = false,
+every step on one word), checks each with the same checker as the shipped
+kernels (full coverage), and writes one table:
 
     approx   the proven error of the quantized polynomial alone (the
              sidecar's largest per-segment approx_bound), units of 2^-S
@@ -13,6 +14,9 @@ as the shipped kernels (full coverage), and writes one table:
     excess   measured - approx: what the evaluation (and its final
              rounding) adds
     proven   the proven bound of _eval, units of 2^-S
+    instr    instructions of _eval and of _expm_p63, counted in their
+             machine code (cc -O2, each forced inline into one function;
+             the kernels are branch-free, so this is what one call runs)
     target   measured <= approx + 0.6 (the guard-bit target), judged only for
              the configs whose quantized polynomial is within 0.5 unit
 
@@ -35,6 +39,7 @@ import kfolder
 from gen import progress
 from toolkit import provenance
 from toolkit.files import write_text_atomic
+from bench.static_count import StaticCountError, disassemble
 from toolkit.table import render
 from verify import user_kernel
 
@@ -50,6 +55,36 @@ def meets_target(approx: float, measured: float) -> Optional[bool]:
     return None if approx > APPROX_ELIGIBLE else measured <= approx + TARGET_EXCESS
 
 
+COST_CFLAGS = ["-O2"]
+# One function per entry point, everything inlined into it, so that its
+# machine code is the whole call.
+COST_PROGRAM = """#include "{name}.h"
+__attribute__((noinline, flatten)) uint64_t gs_eval(uint64_t z) {{ return {name}_eval(z); }}
+__attribute__((noinline, flatten)) uint64_t gs_expm(uint64_t z, uint64_t w) {{ return {name}_expm_p63(z, w); }}
+"""
+
+
+def instructions(folder: Path, name: str, work: Path) -> dict[str, int]:
+    """Instructions of _eval and _expm_p63 of the kernel in ``folder``,
+    from the machine code (StaticCountError if one has a jump or a call,
+    where the static count would not be what a call runs)."""
+    work.mkdir(parents=True, exist_ok=True)
+    source, obj = work / f"{name}_cost.c", work / f"{name}_cost.o"
+    source.write_text(COST_PROGRAM.format(name=name))
+    proc = subprocess.run(["cc", *COST_CFLAGS, f"-I{folder}", "-c", str(source), "-o", str(obj)],
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise StaticCountError(f"{name}: the cost program does not compile: {proc.stderr.strip()[:200]}")
+    counts = {}
+    for entry, function in (("eval", "gs_eval"), ("expm_p63", "gs_expm")):
+        code = disassemble(obj, function)
+        jumps = [m for _, m, _ in code if m.startswith(("j", "call"))]
+        if jumps:
+            raise StaticCountError(f"{name}: {function} has {jumps[0]}: not straight-line code")
+        counts[entry] = len(code)
+    return counts
+
+
 def sweep_row(config: Path, generated: Path, check_dir: Path, threads: int, quick: bool) -> dict:
     """Render-checked figures of one sweep config."""
     name = user_kernel.kernel_name(config)
@@ -61,20 +96,21 @@ def sweep_row(config: Path, generated: Path, check_dir: Path, threads: int, quic
     measured = result["eval"]["max_err_ulp"]
     return {"name": name, "segments": kernel.sidecar["segments"], "degree": kernel.sidecar["degree"],
             "scale_bits": kernel.sidecar["scale_bits"], "form": kernel.sidecar["form"],
-            "wide": bool(kernel.sidecar["parameters"].get("wide", False)),
+            "wide_steps": int(kernel.sidecar["parameters"].get("wide", False)),
             "approx_ulp": approx, "measured_ulp": measured, "excess_ulp": measured - approx,
             "proven_ulp": kernel.sidecar["bound"]["eval_ulp"],
             "inputs_checked": result["eval"]["inputs_checked"],
+            "instructions": instructions(generated / name, name, check_dir / "cost"),
             "target": meets_target(approx, measured)}
 
 
 def table(rows: list[dict], style: str = "text") -> str:
     """The sweep as a table (style "text" or "markdown", toolkit.table)."""
-    head = ["config", "form", "approx 2^-S", "measured 2^-S", "excess", "proven 2^-S", "inputs",
-            f"<= approx + {TARGET_EXCESS}"]
-    body = [[r["name"], r["form"] + (" wide" if r["wide"] else ""), f"{r['approx_ulp']:.3f}",
+    head = ["config", "form", "two-word steps", "approx 2^-S", "measured 2^-S", "excess", "proven 2^-S", "inputs",
+            "instr _eval", "instr _expm_p63", f"<= approx + {TARGET_EXCESS}"]
+    body = [[r["name"], r["form"], str(r["wide_steps"]), f"{r['approx_ulp']:.3f}",
              f"{r['measured_ulp']:.3f}", f"{r['excess_ulp']:.3f}", f"{r['proven_ulp']:.3f}",
-             str(r["inputs_checked"]),
+             str(r["inputs_checked"]), str(r["instructions"]["eval"]), str(r["instructions"]["expm_p63"]),
              f"n/a (approx > {APPROX_ELIGIBLE})" if r["target"] is None else ("yes" if r["target"] else "no")]
             for r in rows]
     return render(head, body, style)
@@ -101,11 +137,13 @@ def main(argv: list[str] | None = None) -> int:
         with progress.Reporter():
             rows = [sweep_row(c.resolve(), generated.resolve(), (args.build / "check").resolve(),
                               args.threads, args.quick) for c in configs]
-    except user_kernel.UserKernelError as exc:
+    except (user_kernel.UserKernelError, StaticCountError) as exc:
         print(f"guard_sweep: error: {exc}", file=sys.stderr)
         return 1
     print(table(rows))
-    record = {"measured_on": provenance.measured_on(), "target_excess_ulp": TARGET_EXCESS,
+    cc = subprocess.run(["cc", "--version"], capture_output=True, text=True).stdout.splitlines()[:1]
+    record = {"measured_on": provenance.measured_on(), "cost_compiler": " ".join(cc + COST_CFLAGS),
+              "target_excess_ulp": TARGET_EXCESS,
               "approx_eligible_ulp": APPROX_ELIGIBLE, "quick": args.quick, "configs": rows}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     write_text_atomic(args.out, json.dumps(record, indent=1) + "\n")

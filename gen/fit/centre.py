@@ -29,26 +29,49 @@ def centre(cfg: KernelConfig, seg: Segmentation, qz: Quantized, approx: list[App
     """Move each segment's constant coefficient a_0 by the multiple of its
     grid step that best centres the total error interval: truncations err
     one way, so the approximation should err the other.  The target is 0
-    for _eval and one_minus kernels, and half a unit of 2^-63 for direct
-    64-bit kernels, whose _expm_p63 truncates.  The approximation bound moves
+    for _eval, one_minus and wide kernels (their _expm_p63 rounds to
+    nearest), and half a unit of 2^-63 for the other direct 64-bit kernels,
+    whose _expm_p63 truncates.  The approximation bound moves
     by exactly the change of a_0; ranges and evaluation errors are proved
-    again.  Returns the moved quantization and the shifted bounds; None if
-    the moved constant breaks the overflow proof (then nothing moves)."""
+    again (a root bias counts as part of a_0).  Returns the moved
+    quantization and the shifted bounds; None if the moved constant breaks
+    the overflow proof (then nothing moves)."""
     s0 = qz.const_scales[0]
     target = Fraction(0)
-    if cfg.form == "direct" and cfg.word_bits == 64:
+    if cfg.form == "direct" and cfg.word_bits == 64 and not cfg.wide:
         floor_unit = Fraction(1) if qz.root_scale >= 63 else Fraction(2) ** (63 - qz.root_scale)
         target = floor_unit / 2 * Fraction(2) ** (qz.root_scale - 63)
-    rows = [list(qz.coefficients(i)) for i in range(len(qz.ints))]
-    for i, bound in enumerate(approx):
-        lo, hi = core_interval(qz, bound, eval_error(qz, i))
+    rows = [list(qz.table_coefficients(i)) for i in range(len(qz.ints))]
+    scale = Fraction(2) ** qz.root_scale
+    # How far each segment's polynomial should move (real values, upwards).
+    ups = [-((lo + hi) / 2 - target) / scale
+           for lo, hi in (core_interval(qz, bound, eval_error(qz, i)) for i, bound in enumerate(approx))]
+    bias, scales = qz.root_bias, list(qz.const_scales)
+    if cfg.form == "direct" and cfg.wide and qz.signs[qz.root] > 0:
+        # A two-word root: a_0 is one word, and for exp(-x) the first
+        # segment's a_0 is about 1, so it fits the word only at scale 2^-63
+        # (steps of a whole unit) and cannot move up.  The root sum adds a
+        # bias instead, exact at the root's scale and the same on every
+        # segment: the smallest wanted a_0, so that the table stores only
+        # a_0 minus it, at the largest scale where every segment's fits a
+        # word (for one segment, the whole a_0 is the bias).
+        wanted = [qz.coefficients(i)[0] + up for i, up in enumerate(ups)]
+        bias = (min(wanted) * scale).__floor__()
+        rest = [a - Fraction(bias) / scale for a in wanted]
+        s0 = qz.root_scale
+        while s0 > 0 and round_nearest(max(rest) * Fraction(2) ** s0) >= 1 << cfg.word_bits:
+            s0 -= 1
+        scales[0] = s0
+        for i, r in enumerate(rest):
+            rows[i][0] = r
+    else:
         step = Fraction(1) / Fraction(2) ** s0
-        shift = round_nearest(((lo + hi) / 2 - target) / Fraction(2) ** qz.root_scale / step)
-        rows[i][0] -= shift * step
-    values = [[round_nearest(row[j] * Fraction(2) ** qz.const_scales[j]) for j in range(len(row))]
+        for i, up in enumerate(ups):
+            rows[i][0] += round_nearest(up / step) * step
+    values = [[round_nearest(row[j] * Fraction(2) ** scales[j]) for j in range(len(row))]
               for row in rows]
     try:
-        moved = trial.make(cfg, qz.scheme, seg, rows, qz.const_scales, values)
+        moved = trial.make(cfg, qz.scheme, seg, rows, scales, values, Fraction(bias) / scale)
     except GenError:
         return None
     shifted = [bound.shifted(moved.qz.coefficients(i)[0] - qz.coefficients(i)[0]) for i, bound in enumerate(approx)]

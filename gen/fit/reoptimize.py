@@ -104,7 +104,7 @@ def _reoptimize_segment(cfg: KernelConfig, seg: Segmentation, s: Segment, row: l
 
 
 def reoptimize(cfg: KernelConfig, seg: Segmentation, qz: Quantized,
-               real: list[list[Fraction]]) -> Optional[Trial]:
+               real: list[list[Fraction]], offset: Fraction = Fraction(0)) -> Optional[Trial]:
     """Evaluation-aware coefficients (the fpminimax idea, greedily): round
     coefficients one at a time and re-run the Remez fit of the free ones
     against f minus the rounded part.  Two orders are tried:
@@ -119,12 +119,18 @@ def reoptimize(cfg: KernelConfig, seg: Segmentation, qz: Quantized,
 
     The candidate with the smallest error on a dense grid is kept; its
     error is then proven like any other.  Returns None if a refit fails or
-    the result would not pass the overflow proof at the same scales."""
+    the result would not pass the overflow proof at the same scales.
+    ``offset`` is the root's constant (gen/fit: root_offset), on a_0's grid:
+    a_0 is fitted whole and stored less it."""
     chosen = parallel_map(_reoptimize_segment, [(cfg, seg, s, row, qz.const_scales)
                                                 for s, row in zip(seg.segments, real)])
     if any(c is None for c in chosen):
         return None
+    step0 = offset * Fraction(2) ** qz.const_scales[0]
+    assert step0.denominator == 1, "the root offset lies on a_0's grid"
+    ints = [[c[0] - int(step0)] + c[1:] for c in chosen]  # type: ignore[index]
+    rows = [[row[0] - offset] + row[1:] for row in real]
     try:
-        return trial.make(cfg, qz.scheme, seg, real, qz.const_scales, chosen)  # type: ignore[arg-type]
+        return trial.make(cfg, qz.scheme, seg, rows, qz.const_scales, ints, root_offset=offset)
     except GenError:
         return None

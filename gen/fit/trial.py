@@ -21,16 +21,17 @@ class Trial:
     coefficients: tuple[tuple[Fraction, ...], ...]   # per segment, what quantize reads (signs, scale guesses)
     scales: Optional[tuple[Optional[int], ...]]      # forced coefficient scales, if any
     ints: Optional[tuple[tuple[int, ...], ...]]      # forced signed integers a_j 2^s_j, if any
+    root_offset: Fraction = Fraction(0)               # the real constant the root sum adds (Quantized.root_bias)
 
 
 def make(cfg: KernelConfig, scheme: Scheme, seg: Segmentation, coefficients: Sequence[Sequence[Fraction]],
          scales: Optional[Sequence[Optional[int]]] = None,
-         ints: Optional[Sequence[Sequence[int]]] = None) -> Trial:
+         ints: Optional[Sequence[Sequence[int]]] = None, root_offset: Fraction = Fraction(0)) -> Trial:
     """quantize(...) with the root margin of cfg, kept with its arguments
     (GenError when no scale fits)."""
     rows = tuple(tuple(r) for r in coefficients)
     forced_scales = tuple(scales) if scales is not None else None
     forced_ints = tuple(tuple(r) for r in ints) if ints is not None else None
     qz = quantize(scheme, seg, rows, forced_scales=forced_scales, forced_ints=forced_ints,
-                  root_margin=root_margin(cfg))
-    return Trial(qz, rows, forced_scales, forced_ints)
+                  root_margin=root_margin(cfg), root_offset=root_offset)
+    return Trial(qz, rows, forced_scales, forced_ints, root_offset)

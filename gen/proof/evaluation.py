@@ -11,6 +11,7 @@ from fractions import Fraction
 from typing import Sequence
 
 from ..quantize import Interval, Quantized, operand_shift
+from ..scheme import drops_word
 from .truncation import loss_bound
 
 
@@ -51,7 +52,7 @@ def node_errors(qz: Quantized, seg_index: int) -> list[tuple[Fraction, Fraction]
             lo, hi = _imul(ua, (eblo, ebhi))
             lo2, hi2 = _imul(ub, (ealo, eahi))
             lo3, hi3 = _imul((ealo, eahi), (eblo, ebhi))
-            if node.wide:  # exact product: only the operands' errors
+            if not drops_word(qz.scheme.nodes, node):  # exact product: only the operands' errors
                 eps.append((lo + lo2 + lo3, hi + hi2 + hi3))
             else:
                 scale = Fraction(1, 1 << W)

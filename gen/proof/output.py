@@ -51,6 +51,14 @@ def total_intervals(cfg: KernelConfig, qz: Quantized, approx: ApproxBound,
         # final_delta units of 2^-s_root, then floored to 2^-63 if s_root > 63.
         loss = final_delta * to63 + (1 if s_root > 63 else 0)
         return eval_iv, (min(Fraction(0), core_lo * to63) - loss, max(Fraction(0), core_hi * to63))
+    if cfg.form == "direct" and cfg.wide:
+        # A two-word root U (scale 2^s, 64 <= s <= 128): N = w U_hi +
+        # floor(w U_lo / 2^64) = w U / 2^64 - phi, phi in [0, 1), rounded to
+        # nearest at 2^63: out = floor(N / 2^k + 1/2), k = s - 63, so
+        # out - c f 2^63 = c core 2^(63-s) - phi 2^(63-s) + rho,
+        # rho in (-1/2, 1/2], c = w / 2^64 in [0, 1).
+        return eval_iv, (min(Fraction(0), core_lo * to63) - to63 - Fraction(1, 2),
+                         max(Fraction(0), core_hi * to63) + Fraction(1, 2))
     if cfg.form == "direct":
         # floor(w U / 2^64) moved to scale 2^63; w / 2^64 in [0, 1); the floor
         # loses less than one unit of the result's scale.

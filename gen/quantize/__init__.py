@@ -29,7 +29,7 @@ from ..config import KernelConfig
 from ..errors import GenError
 from ..floattail import MANTISSA
 from ..proof import float_tail
-from ..scheme import Scheme
+from ..scheme import Scheme, drops_word
 from ..segments import Segmentation
 from . import limbs
 from .base import Interval, const_node, operand_shift, shift
@@ -55,6 +55,11 @@ class Quantized:
     ranges: tuple[tuple[Interval, ...], ...]  # [i][n]: proven range of U_n on segment i
     tail: Optional[float_tail.TailProof] = None  # the ftail node's proof, if any
     plans: tuple[Optional[limbs.TruncPlan], ...] = ()   # per node: truncated product plan, or None
+    # A constant the root sum adds, the same on every segment, in units of
+    # 2^-s_root (may be negative): part of the polynomial's constant term
+    # (see coefficients), so that a two-word root can be centred where its
+    # one-word a_0 cannot move (gen/fit/centre.py).
+    root_bias: int = 0
 
     @property
     def degree(self) -> int:
@@ -72,15 +77,23 @@ class Quantized:
         """K_j of segment i as stored: k modulo 2^W."""
         return self.ints[i][j] % (1 << self.word_bits)
 
-    def coefficients(self, i: int) -> tuple[Fraction, ...]:
-        """Exact rational coefficients (powers of v) of segment i's polynomial."""
+    def table_coefficients(self, i: int) -> tuple[Fraction, ...]:
+        """Exact rational coefficients (powers of v) of segment i's table row."""
         return tuple(Fraction(self.signs[const_node(self.scheme, j)] * k) / Fraction(2) ** self.const_scales[j]
                      for j, k in enumerate(self.ints[i]))
+
+    def coefficients(self, i: int) -> tuple[Fraction, ...]:
+        """Exact rational coefficients (powers of v) of segment i's
+        polynomial: the table row, the root bias added to the constant term."""
+        row = self.table_coefficients(i)
+        bias = Fraction(self.signs[self.root] * self.root_bias) / Fraction(2) ** self.root_scale
+        return (row[0] + bias,) + row[1:]
 
     def signed_ints(self) -> list[list[int]]:
         """Per segment, the integers of the coefficients with their signs
         (a_j 2^s_j, exact): what :func:`quantize` takes as ``forced_ints``."""
-        return [[round_nearest(c * Fraction(2) ** self.const_scales[j]) for j, c in enumerate(self.coefficients(i))]
+        return [[round_nearest(c * Fraction(2) ** self.const_scales[j])
+                 for j, c in enumerate(self.table_coefficients(i))]
                 for i in range(len(self.ints))]
 
 
@@ -109,8 +122,9 @@ def round_nearest(value: Fraction) -> int:
     return int(value + Fraction(1, 2)) if value >= 0 else -int(-value + Fraction(1, 2))
 
 
-def _real_values(scheme: Scheme, coeffs: Sequence[Fraction], v: Fraction) -> list[Fraction]:
-    """Exact real value of every node at v."""
+def _real_values(scheme: Scheme, coeffs: Sequence[Fraction], v: Fraction,
+                 root_offset: Fraction = Fraction(0)) -> list[Fraction]:
+    """Exact real value of every node at v (the root sum adding ``root_offset``)."""
     vals: list[Fraction] = []
     for node in scheme.nodes:
         if node.kind == "var":
@@ -123,17 +137,19 @@ def _real_values(scheme: Scheme, coeffs: Sequence[Fraction], v: Fraction) -> lis
             vals.append(sum(vals[a] * v ** scheme.nodes[a].power for a in node.args[1:]))
         else:
             vals.append(vals[node.args[0]] + vals[node.args[1]])
+    vals[-1] += root_offset
     return vals
 
 
-def _node_signs(scheme: Scheme, seg: Segmentation, coeffs: Sequence[Sequence[Fraction]]) -> list[int]:
+def _node_signs(scheme: Scheme, seg: Segmentation, coeffs: Sequence[Sequence[Fraction]],
+                root_offset: Fraction = Fraction(0)) -> list[int]:
     """sigma_n from the exact real values at 9 points of every segment; must not vary."""
     W, g = seg.word_bits, seg.pre_shift
     seen: list[set[int]] = [set() for _ in scheme.nodes]
     for s, row in zip(seg.segments, coeffs):
         v_max = Fraction(s.t_max << g, 1 << W)
         for k in range(9):
-            for n, value in enumerate(_real_values(scheme, row, v_max * k / 8)):
+            for n, value in enumerate(_real_values(scheme, row, v_max * k / 8, root_offset)):
                 if value != 0:
                     seen[n].add(1 if value > 0 else -1)
     signs = []
@@ -152,11 +168,12 @@ class State:
 
     def __init__(self, scheme: Scheme, seg: Segmentation, coeffs: Sequence[Sequence[Fraction]],
                  forced_scales: Optional[Sequence[Optional[int]]],
-                 forced_ints: Optional[Sequence[Sequence[int]]]) -> None:
+                 forced_ints: Optional[Sequence[Sequence[int]]], root_offset: Fraction = Fraction(0)) -> None:
         self.scheme, self.seg, self.coeffs = scheme, seg, coeffs
+        self.root_offset = root_offset
         self.W = seg.word_bits
         self.nsegs = len(seg.segments)
-        self.signs = _node_signs(scheme, seg, coeffs)
+        self.signs = _node_signs(scheme, seg, coeffs, root_offset)
         self.users = scheme.consumers()
         self.pieces = [_pieces(s.t_max) for s in seg.segments]
         count, degree = len(scheme.nodes), len(coeffs[0]) - 1
@@ -230,7 +247,8 @@ def _full_mul(st: State, n: int) -> None:
     """mulhi(U_a, U_b), or the exact 2W-bit product of a wide node."""
     node = st.scheme.nodes[n]
     a, b = node.args
-    drop = 0 if node.wide else st.W   # a wide product keeps all 2W bits
+    # A wide product of two words keeps all 2W bits; of a 2W-bit operand, the top 2W.
+    drop = st.W if drops_word(st.scheme.nodes, node) else 0
     st.scales[n] = st.scales[a] + st.scales[b] - drop
     for i in range(st.nsegs):
         st.ranges[i][n] = [((alo * blo) >> drop, (ahi * bhi) >> drop)
@@ -256,16 +274,18 @@ def _ftail(st: State, n: int) -> None:
 def quantize(scheme: Scheme, seg: Segmentation, coeffs: Sequence[Sequence[Fraction]],
              forced_scales: Optional[Sequence[Optional[int]]] = None,
              forced_ints: Optional[Sequence[Sequence[int]]] = None,
-             root_margin: Callable[[int], int] = lambda s: 0) -> Quantized:
+             root_margin: Callable[[int], int] = lambda s: 0, root_offset: Fraction = Fraction(0)) -> Quantized:
     """Give every node a scale and every coefficient an integer, with proofs.
 
     ``coeffs[i][j]`` are real coefficients (powers of v) for segment i.  With
     ``forced_scales[j]`` the scale of K_j is imposed; with ``forced_ints``
     the integers K_j are used as given (signed values at those scales).
     ``root_margin(s)`` is added to the root's upper range when its scale is
-    s: room for a rounding constant added after the scheme.
+    s: room for a rounding constant added after the scheme.  ``root_offset``
+    is a real constant the root sum adds on every segment (part of a_0; it
+    must be a whole number of units of the root's scale, Quantized.root_bias).
     """
-    st = State(scheme, seg, coeffs, forced_scales, forced_ints)
+    st = State(scheme, seg, coeffs, forced_scales, forced_ints, root_offset)
     for n, node in enumerate(scheme.nodes):
         if node.kind == "var":
             _var(st, n)
@@ -279,22 +299,25 @@ def quantize(scheme: Scheme, seg: Segmentation, coeffs: Sequence[Sequence[Fracti
             _ftail(st, n)
         else:
             margin = root_margin if n == scheme.root else (lambda s: 0)
-            choose_add(st, n, 32 if node.narrow else st.W, margin)
+            choose_add(st, n, 32 if node.narrow else st.W, margin, root_offset if n == scheme.root else Fraction(0))
             if scheme.truncation_budget is not None:
                 fold_shifts(st, n, margin)
     return Quantized(scheme, st.W, tuple(st.scales), tuple(st.signs), tuple(tuple(r) for r in st.ints),
                      tuple(st.const_scales), tuple(st.terms),
                      tuple(tuple((min(lo for lo, _ in rs), max(hi for _, hi in rs)) for rs in seg_ranges)
-                           for seg_ranges in st.ranges), st.tail, tuple(st.plans))
+                           for seg_ranges in st.ranges), st.tail, tuple(st.plans),
+                     int(root_offset * st.signs[scheme.root] * Fraction(2) ** st.scales[scheme.root]))
 
 
 def root_margin(cfg: KernelConfig) -> Callable[[int], int]:
     """Room the root word must leave for the rounding constants added after
     the scheme: 2^(q-1) for _eval's rounding (q = s - S) and, in one_minus
-    form, 2^(s-64) for rounding to 2^-63 when ccs == 1."""
+    form or with a wide root, 2^(s-64) for rounding to 2^-63 (when
+    ccs == 1, and _expm_p63's rounding of a wide direct root, whose N is
+    at most U)."""
     def margin(s: int) -> int:
         out = 1 << (s - cfg.scale_bits - 1) if s > cfg.scale_bits else 0
-        if cfg.form == "one_minus" and cfg.word_bits == 64 and s > 63:
+        if (cfg.form == "one_minus" or cfg.wide) and cfg.word_bits == 64 and s > 63:
             out = max(out, 1 << (s - 64))
         return out
     return margin
@@ -306,6 +329,10 @@ def check_root_scale(cfg: KernelConfig, qz: Quantized) -> None:
     if cfg.form == "one_minus" and cfg.word_bits == 64 and not 64 <= qz.root_scale <= top_scale:
         raise GenError(f"form: one_minus needs the result at a scale from 2^64 to 2^{top_scale}, "
                        f"got 2^{qz.root_scale}")
+    lowest = max(cfg.word_bits, cfg.scale_bits + 1)   # _eval and _expm_p63 round the two words to one
+    if cfg.form == "direct" and cfg.wide and not lowest <= qz.root_scale <= 2 * cfg.word_bits:
+        raise GenError(f"wide: the direct form needs the two-word result at a scale from "
+                       f"2^{lowest} to 2^{2 * cfg.word_bits}, got 2^{qz.root_scale}")
     if qz.root_scale < cfg.scale_bits:
         raise GenError(f"scale_bits: {cfg.scale_bits} needs the result at scale 2^{cfg.scale_bits}, "
                        f"but the {cfg.word_bits}-bit word holds it only at 2^{qz.root_scale}")

@@ -56,16 +56,17 @@ def _const_at(st: "State", n: int, a: int, s: int, width: int) -> tuple[int, lis
 
 
 def _trial(st: "State", n: int, consts: Consts, shifts: list[int], signs: list[int], top: int,
-           room: int) -> Optional[list[list[Interval]]]:
-    """The sum's ranges per segment and piece if every shifted operand and
-    the sum (plus ``room``) fit [0, top]; None if not."""
+           room: int, bias: int = 0) -> Optional[list[list[Interval]]]:
+    """The sum's ranges per segment and piece (the constant ``bias``
+    added) if every shifted operand and the sum (plus ``room``) fit
+    [0, top]; None if not."""
     node = st.scheme.nodes[n]
     new_ranges: list[list[Interval]] = []
     for i in range(st.nsegs):
         per_piece = []
         reference = next(a for a in node.args if a not in consts)
         for p in range(len(st.ranges[i][reference])):
-            lo = hi = 0
+            lo = hi = bias
             for a, sign, r in zip(node.args, signs, shifts):
                 if a in consts:
                     tlo = thi = shift(consts[a][1][i], r)
@@ -82,9 +83,12 @@ def _trial(st: "State", n: int, consts: Consts, shifts: list[int], signs: list[i
     return new_ranges
 
 
-def choose_add(st: "State", n: int, width: int, margin: Callable[[int], int]) -> None:
+def choose_add(st: "State", n: int, width: int, margin: Callable[[int], int],
+               offset: Fraction = Fraction(0)) -> None:
     """Pick the largest scale of sum node n that provably fits its width
-    (``width`` bits, or twice that for a wide sum) and record it."""
+    (``width`` bits, or twice that for a wide sum) and record it; ``offset``
+    is a real constant the sum adds (only the root's has one), which must be
+    a whole number of units of the sum's scale."""
     scheme, node = st.scheme, st.scheme.nodes[n]
     bits = 2 * width if node.wide else width
     top, word_top = (1 << bits) - 1, (1 << width) - 1
@@ -94,13 +98,16 @@ def choose_add(st: "State", n: int, width: int, margin: Callable[[int], int]) ->
     const_args = [a for a in node.args if scheme.nodes[a].kind == "const"]
     candidates, forced = _candidates(st, n, width, bits)
     for s in candidates:
+        bias = offset * st.signs[n] * Fraction(2) ** s
+        if bias.denominator != 1:
+            continue
         consts = {a: _const_at(st, n, a, s, width) for a in const_args}
         shifts = [consts[a][0] - s if a in consts else st.scales[a] - s for a in node.args]
         if any(not -(bits - 1) <= r <= bits - 1 for r in shifts):
             continue
         if node.wide and any(not all(0 <= k <= word_top for k in ks) or sc > s for sc, ks in consts.values()):
             continue
-        new_ranges = _trial(st, n, consts, shifts, signs, top, margin(s))
+        new_ranges = _trial(st, n, consts, shifts, signs, top, margin(s), int(bias))
         if new_ranges is None:
             continue
         st.scales[n] = s

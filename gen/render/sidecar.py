@@ -144,6 +144,7 @@ def sidecar(k: Kernel, ctx: dict[str, Any]) -> dict[str, Any]:
                   for n, node in enumerate(qz.scheme.nodes)],
         "final_shift": qz.root_scale - cfg.scale_bits,
         "core_scale": qz.root_scale,
+        **({"root_bias": str(qz.root_bias)} if qz.root_bias else {}),
         **_bounds(k, ctx),
         "segment_list": [_segment(k, s, f, p) for s, f, p in zip(seg.segments, k.fit.segments, k.proof.segments)],
     }
