@@ -137,7 +137,7 @@ def sidecar(k: Kernel, ctx: dict[str, Any]) -> dict[str, Any]:
         "reoptimized": k.reoptimized,
         "coefficient_scales": list(qz.const_scales),
         "nodes": [{"kind": node.kind, "args": list(node.args), "power": node.power, "label": node.label,
-                   "wide": node.wide,
+                   "wide": bool(node.wide),
                    "scale": qz.scales[n], "sign": qz.signs[n],
                    "terms": [list(t) for t in qz.terms[n]] if qz.terms[n] else None,
                    **_limb_fields(k, n)}

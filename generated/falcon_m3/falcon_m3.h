@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: CC0-1.0
- * falcon_m3.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 cb48c87a834f5c26) from
+ * falcon_m3.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 6d464e11bc45b5e2) from
  * kernels/falcon_m3.toml (sha256 fd367ff2c86c349350ed60a6aff358299f7175dd1b429af4fb048dc6c5ff33b5); regenerate in the project root with:
  *     python3 -m gen render kernels/falcon_m3.toml --out generated
  * Parameters other than the defaults: scale_bits = 63, degree = 4,
@@ -10,7 +10,7 @@
  *     |falcon_m3_fpr_expm_p63*(x, ccs) - ccs exp(-x) 2^63| <= 314.065 units of 2^-63, x in [0, ln 2), ccs in [0, 1]
  *     |_eval(z) - f(z/2^64) 2^63| <= 235.247 (units of 2^-63), |_expm_p63(z, w) - (w/2^64) f(z/2^64) 2^63| <= 274.566 (units of 2^-63)
  */
-#if defined(FALCON_M3_CONTENT_HASH) && FALCON_M3_CONTENT_HASH != 0x461cfdb9c135557eu
+#if defined(FALCON_M3_CONTENT_HASH) && FALCON_M3_CONTENT_HASH != 0x7dddc54efb65e4ddu
 #error "falcon_m3.h: another render of this kernel was included before this one"
 #endif
 #ifndef FALCON_M3_H
@@ -18,7 +18,7 @@
 
 #include <stdint.h>
 
-#define FALCON_M3_CONTENT_HASH 0x461cfdb9c135557eu
+#define FALCON_M3_CONTENT_HASH 0x7dddc54efb65e4ddu
 
 /**
  * falcon_m3_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns, _native(x, ccs)
