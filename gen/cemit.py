@@ -118,6 +118,20 @@ def _fused_step(k: Kernel, out: list[Step], names: list[str], n: int) -> Optiona
     return f"fxp_submulhi64_umaal({names[c]}, {a}, {b})"
 
 
+def _table_read(k: Kernel, j: Optional[int]) -> str:
+    """The C expression of K_j from the row pointer k: k[j], or with
+    table_layout = "mixed" (uint32_t words, a 64-bit K_j low word first)
+    k[o] for a 32-bit K_j and the two words joined for a 64-bit one."""
+    assert j is not None
+    if k.cfg.table_layout != "mixed":
+        return f"k[{j}]"
+    bits = k.coefficient_bits
+    offset = sum(bits[:j]) // 32
+    if bits[j] == 32:
+        return f"k[{offset}]"
+    return f"(((uint64_t)k[{offset + 1}] << 32) | k[{offset}])"
+
+
 def steps(k: Kernel, digits: int) -> tuple[list[Step], str]:
     """One C statement per product or sum of the scheme, with its proven range."""
     qz = k.qz
@@ -129,7 +143,7 @@ def steps(k: Kernel, digits: int) -> tuple[list[Step], str]:
     leaves = {"var": "T", "ftail": "tail"}   # the tail word is a parameter of _join (kernel.h.j2)
     for n, node in enumerate(nodes):
         if node.kind in leaves or node.kind == "const":
-            names.append(leaves.get(node.kind, f"k[{node.power}]"))
+            names.append(leaves[node.kind] if node.kind in leaves else _table_read(k, node.power))
             continue
         if node.kind == "mul" and (node.narrow or (qz.plans and qz.plans[n] is not None)):
             name, text = f"mul{n}", _limb_mul(qz, names, n, out, emitted)
