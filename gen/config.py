@@ -262,7 +262,7 @@ def validate(raw: dict[str, Any], path: str, sha256: str) -> KernelConfig:
             raise GenError("float_tail: needs a single segment (segments.count = 1)")
 
     head = _head(raw, form, word_bits, scale_bits, degree, float_tail, fitting, multiplier, explicit)
-    budgets, centre, layout = _m3_keys(raw, multiplier, degree, word_bits, table_access)
+    budgets, centre, layout = _m3_keys(raw, multiplier, degree, word_bits, table_access, form)
     return KernelConfig(
         path=path, sha256=sha256, name=name, description=description,
         function=function, function_tree=tree, domain=domain, domain_trees=domain_trees,
@@ -454,7 +454,7 @@ def _multiplier(raw: dict[str, Any], word_bits: int, scale_bits: int, form: str,
 
 
 def _m3_keys(raw: dict[str, Any], multiplier: str, degree: int, word_bits: int,
-             table_access: str) -> tuple[Optional[tuple[float, ...]], str, str]:
+             table_access: str, form: str) -> tuple[Optional[tuple[float, ...]], str, str]:
     """``truncation_budgets_log2``, ``centre`` and ``table_layout``
     (docs/config.md): the per-product plan of a truncated kernel, which
     interval the rounding bias of a_0 centres, and the table's word widths."""
@@ -474,8 +474,9 @@ def _m3_keys(raw: dict[str, Any], multiplier: str, degree: int, word_bits: int,
     centre = _want(raw.get("centre", "expm"), str, "centre", "a string")
     if centre not in ("expm", "adaptor"):
         raise GenError(f"centre: {centre!r} is not 'expm' or 'adaptor'")
-    if centre == "adaptor" and (multiplier not in ("truncated", "umaal") or word_bits != 64):
-        raise GenError("centre: 'adaptor' needs word_bits = 64 and multiplier = 'truncated' or 'umaal'")
+    if centre == "adaptor" and (multiplier not in ("truncated", "umaal") or word_bits != 64 or form != "direct"):
+        raise GenError("centre: 'adaptor' needs form = 'direct', word_bits = 64 and multiplier = 'truncated' "
+                       "or 'umaal'")
     layout = _want(raw.get("table_layout", "uniform"), str, "table_layout", "a string")
     if layout not in ("uniform", "mixed"):
         raise GenError(f"table_layout: {layout!r} is not 'uniform' or 'mixed'")

@@ -107,6 +107,8 @@ class PlanKeysConfigTest(unittest.TestCase):
                ({"truncation_budgets_log2": "-50"}, "truncation_budgets_log2: expected a list"),
                ({"centre": "middle"}, "centre: 'middle' is not"),
                ({"table_layout": "packed"}, "table_layout: 'packed' is not"),
+               ({"multiplier": "umaal", "truncation_budget_log2": None, "centre": "adaptor",
+                 "form": "one_minus"}, "centre: 'adaptor' needs form = 'direct'"),
                ({"table_layout": "mixed", "table_access": "ct_scan"}, "table_layout: 'mixed' needs")]
         for extra, message in bad:
             with self.subTest(extra=extra), self.assertRaisesRegex(GenError, message):
