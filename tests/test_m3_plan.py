@@ -10,7 +10,10 @@ steps), built four times (defaults, each key alone, all three together):
 * each product's plan loses at most its own budget, and a looser budget on
   the top product keeps fewer partial products there;
 * the adaptor centring gives a smaller proven bound and a mean error closer
-  to 0 than the default centring, both measured on the exact model;
+  to 0 than the default centring, both measured on the exact model; every
+  segment is centred on the ccs product's loss, but for segment 0 of a
+  kernel whose ccs product loses more than its root word can rise (capped
+  at the top of its proven range; the bound still holds on the model);
 * the mixed layout's C (compiled, all keys set) equals the generator's model
   bit for bit through _core, _expm_p63 and the Falcon adaptor, its table is
   as large as the sidecar says, and the in-domain outputs meet the proven
@@ -35,7 +38,9 @@ import mpmath
 
 from gen import config, falcon, kernel, model
 from gen.errors import GenError
+from gen.proof.output import core_interval
 from gen.proof.truncation import loss_bound
+from gen.quantize import root_margin
 from tests.helpers import ROOT, VECTORS, write_rendered
 
 BASE = {"name": "tplan", "function": "exp(-x)", "domain": ["0", "ln2"], "word_bits": 64, "scale_bits": 63,
@@ -127,6 +132,7 @@ class PlanKeysKernelTest(unittest.TestCase):
         cls.budgets = _build(truncation_budgets_log2=BUDGETS)
         cls.adaptor = _build(centre="adaptor")
         cls.full = _build(truncation_budgets_log2=BUDGETS, centre="adaptor", table_layout="mixed")
+        cls.capped = _build(centre="adaptor", truncation_budgets_log2=[-44] * 5 + [-30])
 
     def test_each_product_within_its_budget(self) -> None:
         for k in (self.budgets, self.full):
@@ -148,6 +154,44 @@ class PlanKeysKernelTest(unittest.TestCase):
         mean = {name: sum(e) / len(e) for name, e in (("base", _errors(self.base, inputs)),
                                                        ("adaptor", _errors(self.adaptor, inputs)))}
         self.assertLess(abs(mean["adaptor"]), abs(mean["base"]), mean)
+
+    def _centring(self, k: kernel.Kernel) -> tuple[list[int], list[int]]:
+        """Segments whose core interval is centred on the ccs product's loss
+        D (within the rounding to a_0's grid), and the others, each checked
+        to have its root word within one grid step of the top of its proven
+        range (the cap of gen/fit/centre.py)."""
+        qz = k.qz
+        target = loss_bound(k.final_plan)
+        step = Fraction(2) ** (qz.root_scale - qz.const_scales[0])
+        top = (1 << 64) - 1 - root_margin(k.cfg)(qz.root_scale)
+        centred, capped = [], []
+        for i, sp in enumerate(k.proof.segments):
+            lo, hi = core_interval(qz, sp.approx, sp.eval_error)
+            if abs((lo + hi) / 2 - target) <= step:
+                centred.append(i)
+            else:
+                self.assertGreater(qz.ranges[i][qz.root][1] + step, top, i)
+                capped.append(i)
+        return centred, capped
+
+    def test_adaptor_centring_per_segment(self) -> None:
+        _, capped = self._centring(self.adaptor)
+        self.assertEqual(capped, [])
+        # A ccs product that loses far more than segment 0's root word can
+        # rise: that segment is capped, the others centred, and the bound
+        # still holds on the model (inputs in segment 0 included).
+        centred, capped = self._centring(self.capped)
+        self.assertEqual((capped, len(centred)), ([0], len(self.capped.proof.segments) - 1))
+        bound = float(self.capped.fpr_bound_2p63)
+        inputs = _domain_inputs(200, 9) + [(_bits(x), _bits(0.999)) for x in (0.0, 1e-9, 2.0 ** -30, 0.01)]
+        self.assertLessEqual(max(abs(e) for e in _errors(self.capped, inputs)), bound)
+        target = loss_bound(self.base.final_plan)
+        step = Fraction(2) ** (self.base.qz.root_scale - self.base.qz.const_scales[0])
+        # Control: the default centring leaves the segments off that centre.
+        base = self.base
+        off = sum(abs(sum(core_interval(base.qz, sp.approx, sp.eval_error)) / 2 - target) > step
+                  for sp in base.proof.segments)
+        self.assertGreater(off, len(base.proof.segments) // 2)
 
     def test_mixed_layout_sizes(self) -> None:
         self.assertEqual(self.base.coefficient_bits, (64,) * 6)
