@@ -18,7 +18,9 @@ steps), built four times (defaults, each key alone, all three together):
   bit for bit through _core, _expm_p63 and the Falcon adaptor, its table is
   as large as the sidecar says, and the in-domain outputs meet the proven
   bound against mpmath; control: the same header with the two words of one
-  64-bit coefficient swapped must disagree with the model; on the emulated
+  64-bit coefficient swapped must disagree with the model; two files that
+  include it link one table when one defines TPLAN_TABLE_EXTERN (and fail
+  to link without it); on the emulated
   Cortex-M3 the same kernel is bit-identical to the host build with no long
   multiply, branch or call (tests/test_m3.py checks the shipped falcon_m3).
 """
@@ -212,6 +214,33 @@ class PlanKeysKernelTest(unittest.TestCase):
             out = subprocess.run([str(folder / "p")], input="".join(f"{a:x} {b:x}\n" for a, b in cases),
                                  capture_output=True, text=True, check=True).stdout.splitlines()
         return int(out[0]), [tuple(int(t, 16) for t in line.split()) for line in out[1:]]
+
+    def test_mixed_layout_one_table_per_program(self) -> None:
+        """Two files include the mixed-layout header, one defining
+        TPLAN_TABLE_EXTERN: the program links one table of the sidecar's
+        size (nm -S); control: without the macro the link fails."""
+        main = '#include <stdio.h>\n#include "tplan.h"\nunsigned long long other(unsigned long long);\n' \
+               'int main(void) { printf("%d\\n", tplan_core(1) == other(1)); return 0; }\n'
+        with tempfile.TemporaryDirectory() as tmp:
+            folder = Path(tmp)
+            write_rendered(self.full, folder)
+            (folder / "a.c").write_text(main)
+            for extern in (True, False):
+                (folder / "b.c").write_text(("#define TPLAN_TABLE_EXTERN\n" if extern else "")
+                                            + '#include "tplan.h"\nunsigned long long other(unsigned long long z)'
+                                            " { return tplan_core(z); }\n")
+                exe = folder / "two"
+                done = subprocess.run(["gcc", "-O2", "-std=c99", f"-I{folder / 'tplan'}", str(folder / "a.c"),
+                                       str(folder / "b.c"), "-o", str(exe)], capture_output=True, text=True)
+                if not extern:
+                    self.assertIn("multiple definition", done.stderr)
+                    continue
+                self.assertEqual(done.returncode, 0, done.stderr)
+                self.assertEqual(subprocess.run([str(exe)], capture_output=True, text=True).stdout, "1\n")
+                nm = subprocess.run(["nm", "-S", str(exe)], capture_output=True, text=True, check=True).stdout
+                rows = [line.split() for line in nm.splitlines() if line.endswith(" tplan_coeffs")]
+                self.assertEqual(len(rows), 1, rows)
+                self.assertEqual(int(rows[0][1], 16), self.full.table_bytes)
 
     def test_mixed_layout_on_the_m3(self) -> None:
         """The kernel with all three keys on the emulated Cortex-M3 (quick
