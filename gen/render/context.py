@@ -3,6 +3,7 @@ computed from a built kernel (C expressions come from :mod:`gen.cemit`)."""
 
 from __future__ import annotations
 
+import re
 import struct
 from fractions import Fraction
 from typing import Any
@@ -86,7 +87,10 @@ def context(k: Kernel, out_dir: str) -> dict[str, Any]:
         "magic_shift": seg.magic_shift or 0, "pow2_shift": seg.pow2_shift or 0,
         "offset_mask": f"0x{(seg.width - 1):x}", "g": seg.pre_shift,
         "index_doc": index_doc, "index_lines": index_lines,
-        "steps": steps, "root": root, "s0": qz.root_scale, "q": q, "wide": cfg.wide,
+        "steps": steps, "root": root,
+        # T is declared only where some statement reads it (cemit.var_source
+        # reads its limbs from u).
+        "uses_t": any(re.search(r"\bT\b", st["expr"]) for st in steps), "s0": qz.root_scale, "q": q, "wide": cfg.wide,
         "core_t": "fxp_wide" if cfg.wide else word_t,
         "half": f"0x{(1 << (q - 1)):x}" if q else 0, "one_minus": cfg.form == "one_minus",
         "scheme_doc": {"horner": "Horner's scheme", "estrin": "Estrin's scheme"}[qz.scheme.name],

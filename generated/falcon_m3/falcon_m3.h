@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: CC0-1.0
- * falcon_m3.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 8831eb7ae8b6b0ab) from
+ * falcon_m3.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 3756dd14e24b8d0f) from
  * kernels/falcon_m3.toml (sha256 a68c7f3a42e27aa3189eff33da5e4b46c9e58a6947937bd1c2d7ccd3afe55fe4); regenerate in the project root with:
  *     python3 -m gen render kernels/falcon_m3.toml --out generated
  * Parameters other than the defaults: scale_bits = 63, degree = 4,
@@ -10,7 +10,7 @@
  *     |falcon_m3_fpr_expm_p63*(x, ccs) - ccs exp(-x) 2^63| <= 275.065 units of 2^-63, x in [0, ln 2), ccs in [0, 1]
  *     |_eval(z) - f(z/2^64) 2^63| <= 274.247 (units of 2^-63), |_expm_p63(z, w) - (w/2^64) f(z/2^64) 2^63| <= 273.747 (units of 2^-63)
  */
-#if defined(FALCON_M3_CONTENT_HASH) && FALCON_M3_CONTENT_HASH != 0xfeabfee29ca59afcu
+#if defined(FALCON_M3_CONTENT_HASH) && FALCON_M3_CONTENT_HASH != 0x46a03d9ae979f8ceu
 #error "falcon_m3.h: another render of this kernel was included before this one"
 #endif
 #ifndef FALCON_M3_H
@@ -18,7 +18,7 @@
 
 #include <stdint.h>
 
-#define FALCON_M3_CONTENT_HASH 0xfeabfee29ca59afcu
+#define FALCON_M3_CONTENT_HASH 0x46a03d9ae979f8ceu
 
 /**
  * falcon_m3_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns, _native(x, ccs)
@@ -314,13 +314,12 @@ const uint64_t falcon_m3_coeffs[256][5] FALCON_M3_TABLE_SECTION = {
 static inline uint64_t falcon_m3_core(uint64_t z) {
     uint64_t u = z;
     uint64_t idx = u >> 56;
-    uint64_t T = (u & UINT64_C(0xffffffffffffff)) << 8;
     const uint64_t *k = falcon_m3_coeffs[idx];
     uint32_t k4 = (uint32_t)k[4];
     uint32_t k4_l17 = (k4 >> 17);
     uint32_t k4_l2 = (k4 >> 2) & 0x7fffu;
-    uint32_t T_l49 = (uint32_t)(T >> 49);
-    uint32_t T_l34 = (uint32_t)(T >> 34) & 0x7fffu;
+    uint32_t T_l49 = (uint32_t)(u >> 41) & 0x7fffu;
+    uint32_t T_l34 = (uint32_t)(u >> 26) & 0x7fffu;
     uint32_t mul3_c0 = k4_l17 * T_l49;
     uint32_t mul3_c1 = k4_l17 * T_l34 + k4_l2 * T_l49;
     uint32_t mul3 = (mul3_c0 >> 8) + (mul3_c1 >> 23);
@@ -328,7 +327,7 @@ static inline uint64_t falcon_m3_core(uint64_t z) {
     uint32_t y3_l17 = (y3 >> 17);
     uint32_t y3_l2 = (y3 >> 2) & 0x7fffu;
     uint32_t y3_l0_2 = y3 & 0x3u;
-    uint32_t T_l32_2 = (uint32_t)(T >> 32) & 0x3u;
+    uint32_t T_l32_2 = (uint32_t)(u >> 24) & 0x3u;
     uint32_t mul6_c0 = y3_l17 * T_l49;
     uint32_t mul6_c1 = y3_l17 * T_l34 + y3_l2 * T_l49;
     uint32_t mul6_c2 = y3_l17 * T_l32_2 + y3_l0_2 * T_l49;
@@ -338,7 +337,7 @@ static inline uint64_t falcon_m3_core(uint64_t z) {
     uint32_t y2_l36 = (uint32_t)(y2 >> 36) & 0x7fffu;
     uint32_t y2_l21 = (uint32_t)(y2 >> 21) & 0x7fffu;
     uint32_t y2_l6 = (uint32_t)(y2 >> 6) & 0x7fffu;
-    uint32_t T_l19 = (uint32_t)(T >> 19) & 0x7fffu;
+    uint32_t T_l19 = (uint32_t)(u >> 11) & 0x7fffu;
     uint32_t mul9_c0 = y2_l36 * T_l49;
     uint32_t mul9_c1 = y2_l36 * T_l34 + y2_l21 * T_l49;
     uint32_t mul9_c2 = y2_l36 * T_l19 + y2_l21 * T_l34 + y2_l6 * T_l49;
@@ -348,7 +347,7 @@ static inline uint64_t falcon_m3_core(uint64_t z) {
     uint32_t y1_l32 = (uint32_t)(y1 >> 32) & 0x7fffu;
     uint32_t y1_l17 = (uint32_t)(y1 >> 17) & 0x7fffu;
     uint32_t y1_l2 = (uint32_t)(y1 >> 2) & 0x7fffu;
-    uint32_t T_l4 = (uint32_t)(T >> 4) & 0x7fffu;
+    uint32_t T_l4 = ((uint32_t)u << 4) & 0x7fffu;
     uint32_t mul12_c0 = y1_l47 * T_l49;
     uint32_t mul12_c1 = y1_l47 * T_l34 + y1_l32 * T_l49;
     uint32_t mul12_c2 = y1_l47 * T_l19 + y1_l32 * T_l34 + y1_l17 * T_l49;

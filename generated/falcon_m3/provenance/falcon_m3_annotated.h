@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: CC0-1.0
- * falcon_m3.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 8831eb7ae8b6b0ab) from
+ * falcon_m3.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 3756dd14e24b8d0f) from
  * kernels/falcon_m3.toml (sha256 a68c7f3a42e27aa3189eff33da5e4b46c9e58a6947937bd1c2d7ccd3afe55fe4); regenerate in the project root with:
  *     python3 -m gen render kernels/falcon_m3.toml --out generated
  * Parameters other than the defaults: scale_bits = 63, degree = 4,
@@ -52,7 +52,7 @@
 /* Two different renders of this kernel in one translation unit (another
  * copy of the header earlier on the include path) stop the build here:
  * the include guard alone would silently keep the first. */
-#if defined(FALCON_M3_CONTENT_HASH) && FALCON_M3_CONTENT_HASH != 0xfeabfee29ca59afcu
+#if defined(FALCON_M3_CONTENT_HASH) && FALCON_M3_CONTENT_HASH != 0x46a03d9ae979f8ceu
 #error "falcon_m3.h: another render of this kernel was included before this one"
 #endif
 #ifndef FALCON_M3_H
@@ -61,7 +61,7 @@
 #include <stdint.h>
 
 /* Names the render that wrote this header (the sidecar in provenance/ carries the same). */
-#define FALCON_M3_CONTENT_HASH 0xfeabfee29ca59afcu
+#define FALCON_M3_CONTENT_HASH 0x46a03d9ae979f8ceu
 
 /**
  * falcon_m3_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns, _native(x, ccs)
@@ -590,13 +590,13 @@ static inline uint64_t falcon_m3_core(uint64_t z)
 {
     uint64_t u = z;
     uint64_t idx = u >> 56;
-    uint64_t T = (u & UINT64_C(0xffffffffffffff)) << 8;
+    /* T = (u & UINT64_C(0xffffffffffffff)) << 8: its limbs are read from u below. */
     const uint64_t *k = falcon_m3_coeffs[idx];
     uint32_t k4 = (uint32_t)k[4];  /* K_4 */
     uint32_t k4_l17 = (k4 >> 17);  /* bits 17..31 of k4 */
     uint32_t k4_l2 = (k4 >> 2) & 0x7fffu;  /* bits 2..16 of k4 */
-    uint32_t T_l49 = (uint32_t)(T >> 49);  /* bits 49..63 of T */
-    uint32_t T_l34 = (uint32_t)(T >> 34) & 0x7fffu;  /* bits 34..48 of T */
+    uint32_t T_l49 = (uint32_t)(u >> 41) & 0x7fffu;  /* bits 49..63 of T */
+    uint32_t T_l34 = (uint32_t)(u >> 26) & 0x7fffu;  /* bits 34..48 of T */
     uint32_t mul3_c0 = k4_l17 * T_l49;  /* partial products at 2^34, < 2^32 (proven) */
     uint32_t mul3_c1 = k4_l17 * T_l34 + k4_l2 * T_l49;  /* partial products at 2^19, < 2^32 (proven) */
     uint32_t mul3 = (mul3_c0 >> 8) + (mul3_c1 >> 23);  /* v*y4: +U 2^-58, U in [0x0000000000000000, 0x00000000002a955b] */
@@ -604,7 +604,7 @@ static inline uint64_t falcon_m3_core(uint64_t z)
     uint32_t y3_l17 = (y3 >> 17);  /* bits 17..31 of y3 */
     uint32_t y3_l2 = (y3 >> 2) & 0x7fffu;  /* bits 2..16 of y3 */
     uint32_t y3_l0_2 = y3 & 0x3u;  /* bits 0..1 of y3 */
-    uint32_t T_l32_2 = (uint32_t)(T >> 32) & 0x3u;  /* bits 32..33 of T */
+    uint32_t T_l32_2 = (uint32_t)(u >> 24) & 0x3u;  /* bits 32..33 of T */
     uint32_t mul6_c0 = y3_l17 * T_l49;  /* partial products at 2^34, < 2^32 (proven) */
     uint32_t mul6_c1 = y3_l17 * T_l34 + y3_l2 * T_l49;  /* partial products at 2^19, < 2^32 (proven) */
     uint32_t mul6_c2 = y3_l17 * T_l32_2 + y3_l0_2 * T_l49;  /* partial products at 2^17, < 2^32 (proven) */
@@ -614,7 +614,7 @@ static inline uint64_t falcon_m3_core(uint64_t z)
     uint32_t y2_l36 = (uint32_t)(y2 >> 36) & 0x7fffu;  /* bits 36..50 of y2 */
     uint32_t y2_l21 = (uint32_t)(y2 >> 21) & 0x7fffu;  /* bits 21..35 of y2 */
     uint32_t y2_l6 = (uint32_t)(y2 >> 6) & 0x7fffu;  /* bits 6..20 of y2 */
-    uint32_t T_l19 = (uint32_t)(T >> 19) & 0x7fffu;  /* bits 19..33 of T */
+    uint32_t T_l19 = (uint32_t)(u >> 11) & 0x7fffu;  /* bits 19..33 of T */
     uint32_t mul9_c0 = y2_l36 * T_l49;  /* partial products at 2^85, < 2^32 (proven) */
     uint32_t mul9_c1 = y2_l36 * T_l34 + y2_l21 * T_l49;  /* partial products at 2^70, < 2^32 (proven) */
     uint32_t mul9_c2 = y2_l36 * T_l19 + y2_l21 * T_l34 + y2_l6 * T_l49;  /* partial products at 2^55, < 2^32 (proven) */
@@ -624,7 +624,7 @@ static inline uint64_t falcon_m3_core(uint64_t z)
     uint32_t y1_l32 = (uint32_t)(y1 >> 32) & 0x7fffu;  /* bits 32..46 of y1 */
     uint32_t y1_l17 = (uint32_t)(y1 >> 17) & 0x7fffu;  /* bits 17..31 of y1 */
     uint32_t y1_l2 = (uint32_t)(y1 >> 2) & 0x7fffu;  /* bits 2..16 of y1 */
-    uint32_t T_l4 = (uint32_t)(T >> 4) & 0x7fffu;  /* bits 4..18 of T */
+    uint32_t T_l4 = ((uint32_t)u << 4) & 0x7fffu;  /* bits 4..18 of T */
     uint32_t mul12_c0 = y1_l47 * T_l49;  /* partial products at 2^96, < 2^32 (proven) */
     uint32_t mul12_c1 = y1_l47 * T_l34 + y1_l32 * T_l49;  /* partial products at 2^81, < 2^32 (proven) */
     uint32_t mul12_c2 = y1_l47 * T_l19 + y1_l32 * T_l34 + y1_l17 * T_l49;  /* partial products at 2^66, < 2^32 (proven) */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: CC0-1.0
- * paper_x86.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 8831eb7ae8b6b0ab) from
+ * paper_x86.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 3756dd14e24b8d0f) from
  * kernels/paper_x86.toml (sha256 6c73418c2f779a03a350584f1a9039896e3b18c1c9e7dc3fe4c6fd7d2251da87); regenerate in the project root with:
  *     python3 -m gen render kernels/paper_x86.toml --out generated
  * Parameters other than the defaults: scale_bits = 62, degree = 6,
@@ -45,7 +45,7 @@
 /* Two different renders of this kernel in one translation unit (another
  * copy of the header earlier on the include path) stop the build here:
  * the include guard alone would silently keep the first. */
-#if defined(PAPER_X86_CONTENT_HASH) && PAPER_X86_CONTENT_HASH != 0x4570b6f91ab053ddu
+#if defined(PAPER_X86_CONTENT_HASH) && PAPER_X86_CONTENT_HASH != 0xd45a66b13dd3dd5eu
 #error "paper_x86.h: another render of this kernel was included before this one"
 #endif
 #ifndef PAPER_X86_H
@@ -54,7 +54,7 @@
 #include <stdint.h>
 
 /* Names the render that wrote this header (the sidecar in provenance/ carries the same). */
-#define PAPER_X86_CONTENT_HASH 0x4570b6f91ab053ddu
+#define PAPER_X86_CONTENT_HASH 0xd45a66b13dd3dd5eu
 
 /**
  * paper_x86_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns, _native(x, ccs)
