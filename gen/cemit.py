@@ -17,6 +17,10 @@ from .quantize import Quantized, operand_shift
 from .quantize.limbs import LIMB_BITS, Limb, TruncPlan
 from .scheme import Node
 
+# A limb product's operand: (word, its width, the right shift applied before
+# the product[, (u, g): read T's limbs from u, see var_source]).
+Operand = tuple
+
 if TYPE_CHECKING:
     from .kernel import Kernel
     from .quantize.head import HeadPlan
@@ -83,12 +87,15 @@ def _sum(qz: Quantized, names: list[str], n: int) -> str:
     return parts[0][1] + "".join(f" {'+' if sg > 0 else '-'} {t}" for sg, t in parts[1:])
 
 
-def _limb_mul(qz: Quantized, names: list[str], n: int, out: list[Step], emitted: set[str]) -> str:
+def _limb_mul(qz: Quantized, names: list[str], n: int, out: list[Step], emitted: set[str],
+              var_source: Optional[tuple[str, int]] = None) -> str:
     """The statements (appended to ``out``) and the result of limb product n;
-    a constant operand is first read into a word of its own."""
+    a constant operand is first read into a word of its own.  With
+    ``var_source`` = (u, g) the limbs of the variable T are read from u
+    (T = (u & mask) << g, see :func:`c_limb_shifted`)."""
     nodes, W = qz.scheme.nodes, qz.word_bits
     word_t = f"uint{W}_t"
-    operands = []
+    operands: list[Operand] = []
     for x in nodes[n].args:
         word = names[x] if nodes[x].kind != "const" else f"k{nodes[x].power}"
         if nodes[x].kind == "const" and word not in emitted:
@@ -96,7 +103,8 @@ def _limb_mul(qz: Quantized, names: list[str], n: int, out: list[Step], emitted:
             out.append({"name": word, "type": "uint32_t" if nodes[x].narrow else word_t,
                         "expr": f"{'(uint32_t)' if nodes[x].narrow else ''}{names[x]}",
                         "comment": f"K_{nodes[x].power}"})
-        operands.append((word, 32 if nodes[x].narrow else W, operand_shift(qz.scheme, n, x, W)))
+        source = var_source if nodes[x].kind == "var" else None
+        operands.append((word, 32 if nodes[x].narrow else W, operand_shift(qz.scheme, n, x, W), source))
     pre, text = limb_product(qz.plans[n] if qz.plans else None, operands, f"mul{n}",
                              32 if nodes[n].narrow else W, emitted)
     out.extend(pre)
@@ -127,6 +135,20 @@ def _fused_step(k: Kernel, out: list[Step], names: list[str], n: int) -> Optiona
     return f"fxp_submulhi64_umaal({names[c]}, {a}, {b})"
 
 
+def _table_read(k: Kernel, j: Optional[int]) -> str:
+    """The C expression of K_j from the row pointer k: k[j], or with
+    table_layout = "mixed" (uint32_t words, a 64-bit K_j low word first)
+    k[o] for a 32-bit K_j and the two words joined for a 64-bit one."""
+    assert j is not None
+    if k.cfg.table_layout != "mixed":
+        return f"k[{j}]"
+    bits = k.coefficient_bits
+    offset = sum(bits[:j]) // 32
+    if bits[j] == 32:
+        return f"k[{offset}]"
+    return f"(((uint64_t)k[{offset + 1}] << 32) | k[{offset}])"
+
+
 def steps(k: Kernel, digits: int) -> tuple[list[Step], str]:
     """One C statement per product or sum of the scheme, with its proven range."""
     qz = k.qz
@@ -138,10 +160,10 @@ def steps(k: Kernel, digits: int) -> tuple[list[Step], str]:
     leaves = {"var": "T", "ftail": "tail"}   # the tail word is a parameter of _join (kernel.h.j2)
     for n, node in enumerate(nodes):
         if node.kind in leaves or node.kind == "const":
-            names.append(leaves.get(node.kind, f"k[{node.power}]"))
+            names.append(leaves[node.kind] if node.kind in leaves else _table_read(k, node.power))
             continue
         if node.kind == "mul" and (node.narrow or (qz.plans and qz.plans[n] is not None)):
-            name, text = f"mul{n}", _limb_mul(qz, names, n, out, emitted)
+            name, text = f"mul{n}", _limb_mul(qz, names, n, out, emitted, var_source(k))
         elif node.kind == "mul":
             name = f"mul{n}"
             a, b = (names[x] for x in node.args)
@@ -169,19 +191,34 @@ def steps(k: Kernel, digits: int) -> tuple[list[Step], str]:
     return out, names[-1]
 
 
-def limb_product(plan: Optional[TruncPlan], operands: list[tuple[str, int, int]], name: str,
+def var_source(k: Kernel) -> Optional[tuple[str, int]]:
+    """(u, g) when the variable T of a 64-bit pow2 kernel is (u & mask) << g
+    with g > 0 (templates/kernel.h.j2): each limb of T is then a few bits of
+    u, read from u directly so that no 64-bit shift of T is needed and a
+    limb that would straddle T's two halves may not straddle u's; None
+    otherwise (T's limbs are read from T)."""
+    seg = k.seg
+    if k.cfg.word_bits != 64 or seg.kind != "pow2" or seg.count == 1 or not seg.pre_shift:
+        return None
+    return "u", seg.pre_shift
+
+
+def limb_product(plan: Optional[TruncPlan], operands: Sequence[Operand], name: str,
                  out_bits: int, emitted: set[str]) -> tuple[list[Step], str]:
     """C statements of a narrow and/or truncated product (gen/quantize/limbs.py):
-    operands are (word, its width, right shift applied before the product);
+    operands are (word, its width, right shift applied before the product,
+    and optionally the (u, g) its limbs are read from, see :func:`var_source`);
     limbs already extracted (``emitted``) are reused."""
     if plan is None:   # a full 32-bit product of narrow operands
-        (a, _, ra), (b, _, rb) = operands
+        (a, _, ra, _), (b, _, rb, _) = (tuple(op) + (None,) * (4 - len(op)) for op in operands)
         args = [f"(uint32_t)({x} >> {r})" if r else x for x, r in ((a, ra), (b, rb))]
         return [], f"fxp_mulhi32({args[0]}, {args[1]})"
     out: list[Step] = []
     limb_names: list[list[str]] = []
     used = [{p[k] for g in plan.groups for p in g} for k in (0, 1)]
-    for (word, width, shift), side, use in zip(operands, (plan.a, plan.b), used):
+    for operand, side, use in zip(operands, (plan.a, plan.b), used):
+        word, width, shift = operand[:3]
+        source = operand[3] if len(operand) > 3 else None
         row = []
         for index, limb in enumerate(side):
             pos = limb.pos + shift
@@ -190,7 +227,8 @@ def limb_product(plan: Optional[TruncPlan], operands: list[tuple[str, int, int]]
             if index in use and lname not in emitted:
                 emitted.add(lname)
                 out.append({"name": lname, "type": "uint32_t",
-                            "expr": c_limb(word, width, limb, shift),
+                            "expr": c_limb(word, width, limb, shift) if source is None
+                            else c_limb_shifted(source, limb, shift),
                             "comment": f"bits {pos}..{pos + limb.bits - 1} of {word}"})
         limb_names.append(row)
     accs = []
@@ -213,6 +251,21 @@ def c_limb(name: str, word_bits: int, limb: Limb, extra_shift: int = 0) -> str:
     else:
         base = f"({name} >> {pos})" if pos else name
     return f"{base}{mask}" if mask else base
+
+
+def c_limb_shifted(source: tuple[str, int], limb: Limb, extra_shift: int = 0) -> str:
+    """The limb of T = (u & mask) << g at T's bit p = limb.pos + extra_shift,
+    read from u = source[0] (g = source[1]): T's bits p .. p + b - 1 are u's
+    bits p - g .. p - g + b - 1, all under the mask (p + b <= 64), and T's
+    bits below g are 0, so for p < g the limb is u's low bits shifted left by
+    g - p.  The mask is always applied: u's bits above the mask (the index)
+    must not enter."""
+    name, g = source
+    pos = limb.pos + extra_shift - g
+    mask = f"0x{(1 << limb.bits) - 1:x}u"
+    if pos >= 0:
+        return f"(uint32_t)({name} >> {pos}) & {mask}" if pos else f"(uint32_t){name} & {mask}"
+    return f"((uint32_t){name} << {-pos}) & {mask}"
 
 
 def c_combine(p: TruncPlan, acc_names: list[str], out_bits: int) -> str:

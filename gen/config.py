@@ -28,7 +28,8 @@ TOP_KEYS = {
     "remez_max_iterations", "coefficient_scales", "max_abs_error_log2",
     "table_access", "segments", "coefficients", "evaluation", "form", "reoptimize", "wide",
     "float_tail", "multiplier", "truncation_budget_log2", "table_placement", "pad_table",
-    "exact_head", "fma", "conversion_remainder", "batch",
+    "exact_head", "fma", "conversion_remainder", "batch", "truncation_budgets_log2", "centre",
+    "table_layout",
 }
 # The SIMD instruction sets a form = "head" kernel can be rendered for
 # (config key ``batch``, docs/config.md): "avx512" needs AVX-512F and
@@ -112,6 +113,11 @@ class KernelConfig:
     # wide = "auto" for a kernel that takes two-word steps: the fit stage
     # chooses how many (up to ``wide``) from the proven evaluation error.
     wide_auto: bool = False
+    # multiplier = "truncated": per product, the budget of each Horner
+    # product from the top step down, then of the final ccs product (log2).
+    truncation_budgets_log2: Optional[tuple[float, ...]] = None
+    centre: str = "expm"            # which interval the centring of a_0 balances
+    table_layout: str = "uniform"   # "mixed": 32-bit words for the constants of 32-bit steps
 
     def parameters(self) -> dict[str, Any]:
         """Every input parameter, for banners and the sidecar."""
@@ -142,6 +148,10 @@ class KernelConfig:
                if self.truncation_budget_log2 is not None else {}),
             **({"table_placement": self.table_placement} if self.table_placement != "default" else {}),
             **({"pad_table": True} if self.pad_table else {}),
+            **({"truncation_budgets_log2": list(self.truncation_budgets_log2)}
+               if self.truncation_budgets_log2 is not None else {}),
+            **({"centre": self.centre} if self.centre != "expm" else {}),
+            **({"table_layout": self.table_layout} if self.table_layout != "uniform" else {}),
             **({"exact_head": self.head.exact_head, "fma": self.head.fma,
                 "conversion_remainder": self.head.conversion_remainder} if self.head else {}),
             **({"batch": list(self.head.batch)} if self.head and self.head.batch else {}),
@@ -257,6 +267,7 @@ def validate(raw: dict[str, Any], path: str, sha256: str) -> KernelConfig:
     wide, wide_auto = _auto_wide(wide, form, word_bits, scale_bits, degree, evaluation, multiplier,
                                  explicit is not None, float_tail)
     head = _head(raw, form, word_bits, scale_bits, degree, float_tail, fitting, multiplier, explicit)
+    budgets, centre, layout = _m3_keys(raw, multiplier, degree, word_bits, table_access, form)
     return KernelConfig(
         path=path, sha256=sha256, name=name, description=description,
         function=function, function_tree=tree, domain=domain, domain_trees=domain_trees,
@@ -265,7 +276,8 @@ def validate(raw: dict[str, Any], path: str, sha256: str) -> KernelConfig:
         form=form, wide=wide, float_tail=float_tail, segment_kind=kind,
         segment_count=count, segment_bits=bits, explicit=explicit,
         multiplier=multiplier, truncation_budget_log2=truncation_budget, table_placement=placement,
-        pad_table=pad_table, head=head, wide_auto=wide_auto)
+        pad_table=pad_table, head=head, wide_auto=wide_auto, truncation_budgets_log2=budgets, centre=centre,
+        table_layout=layout)
 
 
 def _head(raw: dict[str, Any], form: str, word_bits: int, scale_bits: int, degree: int,
@@ -491,6 +503,39 @@ def _multiplier(raw: dict[str, Any], word_bits: int, scale_bits: int, form: str,
         if budget is None:
             budget = float(-(scale_bits + 1))
     return multiplier, budget
+
+
+def _m3_keys(raw: dict[str, Any], multiplier: str, degree: int, word_bits: int,
+             table_access: str, form: str) -> tuple[Optional[tuple[float, ...]], str, str]:
+    """``truncation_budgets_log2``, ``centre`` and ``table_layout``
+    (docs/config.md): the per-product plan of a truncated kernel, which
+    interval the rounding bias of a_0 centres, and the table's word widths."""
+    budgets = None
+    if "truncation_budgets_log2" in raw:
+        if multiplier != "truncated":
+            raise GenError("truncation_budgets_log2: only with multiplier = 'truncated'")
+        values = _want(raw["truncation_budgets_log2"], list, "truncation_budgets_log2", "a list of numbers")
+        want = degree + (1 if word_bits == 64 else 0)
+        if len(values) != want:
+            raise GenError(f"truncation_budgets_log2: {len(values)} entries, expected {want} (one per Horner "
+                           "product from the top step down" + (", then the ccs product)" if word_bits == 64 else ")"))
+        budgets = tuple(float(_want(v, (int, float), "truncation_budgets_log2", "a list of numbers"))
+                        for v in values)
+        if not all(-200 < b < 0 for b in budgets):
+            raise GenError("truncation_budgets_log2: every entry must be a number between -200 and 0")
+    centre = _want(raw.get("centre", "expm"), str, "centre", "a string")
+    if centre not in ("expm", "adaptor"):
+        raise GenError(f"centre: {centre!r} is not 'expm' or 'adaptor'")
+    if centre == "adaptor" and (multiplier not in ("truncated", "umaal") or word_bits != 64 or form != "direct"):
+        raise GenError("centre: 'adaptor' needs form = 'direct', word_bits = 64 and multiplier = 'truncated' "
+                       "or 'umaal'")
+    layout = _want(raw.get("table_layout", "uniform"), str, "table_layout", "a string")
+    if layout not in ("uniform", "mixed"):
+        raise GenError(f"table_layout: {layout!r} is not 'uniform' or 'mixed'")
+    if layout == "mixed" and (multiplier != "truncated" or word_bits != 64 or table_access != "direct"):
+        raise GenError("table_layout: 'mixed' needs multiplier = 'truncated', word_bits = 64 and "
+                       "table_access = 'direct'")
+    return budgets, centre, layout
 
 
 def _explicit(table: Any, degree: int, count: int, kind: str, word_bits: int) -> ExplicitCoefficients:

@@ -34,7 +34,7 @@ from .errors import GenError
 from .fit import Fit, fit
 from .parallel import parallel_map
 from .proof.assemble import KernelProof, check_budget, prove
-from .quantize import Quantized, check_root_scale, final_product_plan, quantize, root_margin
+from .quantize import Quantized, check_root_scale, const_node, final_product_plan, quantize, root_margin
 from .quantize.limbs import TruncPlan
 from .segments import Segmentation
 from .selfcheck import self_check
@@ -82,8 +82,25 @@ class Kernel:
         return self.seg.count
 
     @property
+    def coefficient_bits(self) -> tuple[int, ...]:
+        """Bits of K_0 .. K_d in a table row: the word size, but 32 for the
+        constants of 32-bit Horner steps with table_layout = "mixed" (their
+        integers fit 32 bits: the quantization proves it)."""
+        qz = self.qz
+        return tuple(32 if self.cfg.table_layout == "mixed" and qz.scheme.nodes[const_node(qz.scheme, j)].narrow
+                     else self.cfg.word_bits for j in range(qz.degree + 1))
+
+    @property
+    def table_row_words(self) -> int:
+        """Words of one table row, in units of the table's element type
+        (uint32_t for the mixed layout, the word otherwise)."""
+        if self.cfg.table_layout == "mixed":
+            return sum(self.coefficient_bits) // 32
+        return self.qz.degree + 1
+
+    @property
     def table_bytes(self) -> int:
-        return self.table_rows * (self.qz.degree + 1) * self.cfg.word_bits // 8
+        return self.table_rows * sum(self.coefficient_bits) // 8
 
     @property
     def table_access(self) -> str:

@@ -54,6 +54,16 @@ class Scheme:
         # multiplier = "truncated": the absolute error each truncated product
         # may lose (gen/quantize/limbs.py); None for full products.
         self.truncation_budget: Optional[Fraction] = None
+        # Optionally one budget per product, in node order (Horner: the top
+        # step first); None: every product gets truncation_budget.
+        self.product_budgets: Optional[tuple[Fraction, ...]] = None
+
+    def budget_for(self, n: int) -> Optional[Fraction]:
+        """The truncation budget of product node n."""
+        if self.product_budgets is None:
+            return self.truncation_budget
+        k = sum(1 for node in self.nodes[:n] if node.kind == "mul")
+        return self.product_budgets[k]
 
     def _add(self, node: Node) -> int:
         self.nodes.append(node)
@@ -153,6 +163,7 @@ def narrowed(s: Scheme, narrow: set[int], budget: Optional[Fraction]) -> Scheme:
     out.nodes = [replace(nd, narrow=n in narrow) for n, nd in enumerate(s.nodes)]
     out._var = s._var
     out.truncation_budget = budget
+    out.product_budgets = s.product_budgets
     return out
 
 

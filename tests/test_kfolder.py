@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import subprocess
 import sys
 import tempfile
@@ -43,9 +44,15 @@ class ShippedFolders(unittest.TestCase):
         k = kfolder.load(GENERATED, "falcon_m3")
         self.assertEqual((k.word_bits, k.scale_bits, k.table_access), (64, 63, "direct"))
         self.assertEqual(k.table_bytes, 10240)
-        self.assertEqual(k.fpr_bound_2p63, 314.065)     # the adaptors' own bound
-        self.assertEqual(k.expm_bound_2p63, 274.566)
-        self.assertAlmostEqual(k.headline_bound_log2 or 0.0, math.log2(314.065) - 63)
+        # The sidecar's bounds against the header's own #defines (written by
+        # another template from the same proof).
+        text = k.header.read_text()
+        fpr = float(re.search(r"#define FALCON_M3_FPR_EXPM_P63_ERR_BOUND (\S+)", text).group(1))
+        expm = float(re.search(r"#define FALCON_M3_EXPM_P63_ERR_BOUND (\S+)", text).group(1))
+        self.assertEqual(k.fpr_bound_2p63, fpr)     # the adaptors' own bound
+        self.assertEqual(k.expm_bound_2p63, expm)
+        self.assertNotEqual(fpr, expm)
+        self.assertAlmostEqual(k.headline_bound_log2 or 0.0, math.log2(fpr) - 63)
         self.assertFalse(k.uses_float)
 
     def test_32_bit_kernel_is_judged_on_eval(self) -> None:

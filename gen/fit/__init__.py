@@ -101,6 +101,8 @@ def _first_trial(cfg: KernelConfig, seg: Segmentation, real: list[list[Fraction]
     if cfg.multiplier == "truncated":
         assert cfg.truncation_budget_log2 is not None
         plan.truncation_budget = Fraction(2 ** cfg.truncation_budget_log2)
+        if cfg.truncation_budgets_log2 is not None:
+            plan.product_budgets = tuple(Fraction(2 ** b) for b in cfg.truncation_budgets_log2[:cfg.degree])
     if cfg.explicit is not None:
         g = seg.pre_shift
         scales = [cfg.explicit.scales[j] + g * j for j in range(cfg.degree + 1)]

@@ -17,7 +17,9 @@ from ..exact import mpf_to_fraction
 from ..proof.approximation import ApproxBound
 from ..proof.evaluation import eval_error
 from ..proof.output import core_interval
-from ..quantize import Quantized, round_nearest
+from ..falcon import has_mantissa_adaptor
+from ..proof.truncation import loss_bound
+from ..quantize import Quantized, final_product_plan, root_margin, round_nearest
 from ..segments import Segment, Segmentation
 from . import trial
 from .target import target_function
@@ -28,19 +30,14 @@ def centre(cfg: KernelConfig, seg: Segmentation, qz: Quantized, approx: list[App
            ) -> Optional[tuple[Trial, list[ApproxBound]]]:
     """Move each segment's constant coefficient a_0 by the multiple of its
     grid step that best centres the total error interval: truncations err
-    one way, so the approximation should err the other.  The target is 0
-    for _eval, one_minus and wide kernels (their _expm_p63 rounds to
-    nearest), and half a unit of 2^-63 for the other direct 64-bit kernels,
-    whose _expm_p63 truncates.  The approximation bound moves
+    one way, so the approximation should err the other.  The target:
+    :func:`centre_target`.  The approximation bound moves
     by exactly the change of a_0; ranges and evaluation errors are proved
     again (a root bias counts as part of a_0).  Returns the moved
     quantization and the shifted bounds; None if the moved constant breaks
     the overflow proof (then nothing moves)."""
     s0 = qz.const_scales[0]
-    target = Fraction(0)
-    if cfg.form == "direct" and cfg.word_bits == 64 and not cfg.wide:
-        floor_unit = Fraction(1) if qz.root_scale >= 63 else Fraction(2) ** (63 - qz.root_scale)
-        target = floor_unit / 2 * Fraction(2) ** (qz.root_scale - 63)
+    target = centre_target(cfg, qz)
     rows = [list(qz.table_coefficients(i)) for i in range(len(qz.ints))]
     scale = Fraction(2) ** qz.root_scale
     # How far each segment's polynomial should move (real values, upwards).
@@ -67,7 +64,10 @@ def centre(cfg: KernelConfig, seg: Segmentation, qz: Quantized, approx: list[App
     else:
         step = Fraction(1) / Fraction(2) ** s0
         for i, up in enumerate(ups):
-            rows[i][0] += round_nearest(up / step) * step
+            steps_up = round_nearest(up / step)
+            if cfg.centre == "adaptor" and steps_up > 0:
+                steps_up = min(steps_up, _headroom(cfg, qz, i) >> (qz.root_scale - s0))
+            rows[i][0] += steps_up * step
     values = [[round_nearest(row[j] * Fraction(2) ** scales[j]) for j in range(len(row))]
               for row in rows]
     try:
@@ -76,6 +76,40 @@ def centre(cfg: KernelConfig, seg: Segmentation, qz: Quantized, approx: list[App
         return None
     shifted = [bound.shifted(moved.qz.coefficients(i)[0] - qz.coefficients(i)[0]) for i, bound in enumerate(approx)]
     return moved, shifted
+
+
+def _headroom(cfg: KernelConfig, qz: Quantized, i: int) -> int:
+    """How far segment i's root word may rise (units of its scale) before
+    its overflow proof fails: a_0 feeds only the root sum of a direct
+    Horner scheme, so raising a_0 raises that sum's proven range and
+    nothing else.  Near x = 0, where exp(-x) 2^64 reaches the top of the
+    word, this caps the bias (the proof then states what is left)."""
+    top = (1 << cfg.word_bits) - 1 - root_margin(cfg)(qz.root_scale)
+    return max(0, top - qz.ranges[i][qz.root][1])
+
+
+def centre_target(cfg: KernelConfig, qz: Quantized) -> Fraction:
+    """Where the centre of the core interval (units of the root's scale)
+    should sit.  centre = "expm": 0 for _eval, one_minus kernels and
+    two-word roots (wide), half a unit of 2^-63 for the other direct 64-bit
+    kernels, whose _expm_p63 truncates.
+    centre = "adaptor", for kernels whose Falcon adaptors take ccs by its
+    significand: that interval (gen/proof/output.py, mantissa_interval) is
+    [min(0, c_lo / 2) - D - 1, max(0, c_hi / 2) + 1] in units of 2^-63 with
+    [c_lo, c_hi] the core interval at scale 2^64 and D the proven loss of the
+    truncated ccs product; it is balanced when the core's centre is D
+    (units of 2^-64): the rounding bias that offsets the one-sided loss of
+    the final product, so its bound is what the proof states."""
+    if cfg.form != "direct" or cfg.word_bits != 64:
+        return Fraction(0)
+    if cfg.centre == "adaptor":
+        plan = final_product_plan(cfg, qz)
+        if has_mantissa_adaptor(cfg, qz, plan):
+            return loss_bound(plan) if plan is not None else Fraction(0)
+    if cfg.wide:
+        return Fraction(0)      # a two-word root: _eval and _expm_p63 round to nearest
+    floor_unit = Fraction(1) if qz.root_scale >= 63 else Fraction(2) ** (63 - qz.root_scale)
+    return floor_unit / 2 * Fraction(2) ** (qz.root_scale - 63)
 
 
 def grid_distance(cfg: KernelConfig, seg: Segmentation, s: Segment, qz: Quantized) -> Fraction:

@@ -344,4 +344,7 @@ def final_product_plan(cfg: KernelConfig, qz: Quantized) -> Optional[limbs.Trunc
     if cfg.multiplier != "truncated" or cfg.word_bits != 64 or qz.scheme.truncation_budget is None:
         return None
     u_hi = max(r[qz.root][1] for r in qz.ranges)
-    return limbs.plan((1 << 64) - 1, u_hi, 64, qz.scheme.truncation_budget * Fraction(2) ** qz.root_scale)
+    budget = qz.scheme.truncation_budget
+    if cfg.truncation_budgets_log2 is not None:
+        budget = Fraction(2 ** cfg.truncation_budgets_log2[-1])
+    return limbs.plan((1 << 64) - 1, u_hi, 64, budget * Fraction(2) ** qz.root_scale)

@@ -29,8 +29,9 @@ def quantize_limb_mul(st: "State", n: int) -> None:
     st.scales[n] = st.scales[a] - sh[0] + st.scales[b] - sh[1] - drop
     his = [max(hi for i in range(st.nsegs) for _, hi in st.ranges[i][x]) >> r for x, r in zip((a, b), sh)]
     plan = None
-    if scheme.truncation_budget is not None:
-        plan = limbs.plan(his[0], his[1], drop, scheme.truncation_budget * Fraction(2) ** st.scales[n])
+    budget = scheme.budget_for(n)
+    if budget is not None:
+        plan = limbs.plan(his[0], his[1], drop, budget * Fraction(2) ** st.scales[n])
     st.plans[n] = plan
     for i, rs in enumerate(limb_mul_ranges(st, n, plan)):
         st.ranges[i][n] = rs

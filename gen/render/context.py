@@ -3,6 +3,7 @@ computed from a built kernel (C expressions come from :mod:`gen.cemit`)."""
 
 from __future__ import annotations
 
+import re
 import struct
 from fractions import Fraction
 from typing import Any
@@ -30,13 +31,29 @@ def _index_doc(k: Kernel) -> tuple[str, list[str]]:
              "one multiply by a small constant and a subtraction."])
 
 
+def _row_words(k: Kernel, i: int, digits: int) -> list[str]:
+    """The C words of segment i's row.  The mixed layout (uint32_t
+    elements) stores a 64-bit K_j as two words, low word first (its bytes
+    in memory are those of a uint64_t on a little-endian core), and a
+    32-bit one as one word."""
+    qz = k.qz
+    if k.cfg.table_layout != "mixed":
+        word_c = f"UINT{k.cfg.word_bits}_C"
+        return [f"{word_c}(0x{qz.table_word(i, j):0{digits}x})" for j in range(qz.degree + 1)]
+    out = []
+    for j, bits in enumerate(k.coefficient_bits):
+        # A 32-bit step reads its constant as (uint32_t)K_j in the uniform
+        # layout: the mixed one stores that word, K_j modulo 2^32.
+        value = qz.table_word(i, j)
+        out += [f"UINT32_C(0x{(value >> (32 * h)) & 0xFFFFFFFF:08x})" for h in range(bits // 32)]
+    return out
+
+
 def _rows(k: Kernel, digits: int) -> list[dict[str, Any]]:
     """The table's rows: one per segment, then the padding rows if any."""
-    qz, word_c = k.qz, f"UINT{k.cfg.word_bits}_C"
     rows: list[dict[str, Any]] = [
         {"index": s.index, "z_first": f"0x{s.z_first:0{digits}x}", "z_last": f"0x{s.z_last:0{digits}x}",
-         "approx": cemit.round_up(p.approx.bound, 4),
-         "words": [f"{word_c}(0x{qz.table_word(s.index, j):0{digits}x})" for j in range(qz.degree + 1)]}
+         "approx": cemit.round_up(p.approx.bound, 4), "words": _row_words(k, s.index, digits)}
         for s, p in zip(k.seg.segments, k.proof.segments)]
     if k.table_rows > k.seg.count:
         rows.append({"pad_first": k.seg.count, "pad_last": k.table_rows - 1, "words": rows[-1]["words"]})
@@ -62,13 +79,18 @@ def context(k: Kernel, out_dir: str) -> dict[str, Any]:
         "name": cfg.name, "NAME": cfg.name.upper(), "interface": "interface.j2", "W": W, "S": cfg.scale_bits,
         "word_t": word_t, "word_c": word_c, "mulhi": f"fxp_mulhi{W}",
         "segments": seg.count, "table_rows": k.table_rows, "degree": qz.degree, "table_bytes": k.table_bytes,
+        "table_t": "uint32_t" if cfg.table_layout == "mixed" else word_t, "row_words": k.table_row_words,
+        "mixed_layout": cfg.table_layout == "mixed",
         "table_access": k.table_access, "kind": seg.kind,
         "z_lo": f"0x{seg.z_lo:x}" if seg.z_lo else 0, "z_max_hex": f"0x{seg.z_max:x}",
         "u_max": seg.z_max - seg.z_lo, "width": seg.width, "magic": f"0x{seg.magic:x}" if seg.magic else 0,
         "magic_shift": seg.magic_shift or 0, "pow2_shift": seg.pow2_shift or 0,
         "offset_mask": f"0x{(seg.width - 1):x}", "g": seg.pre_shift,
         "index_doc": index_doc, "index_lines": index_lines,
-        "steps": steps, "root": root, "s0": qz.root_scale, "q": q, "wide": cfg.wide,
+        "steps": steps, "root": root,
+        # T is declared only where some statement reads it (cemit.var_source
+        # reads its limbs from u).
+        "uses_t": any(re.search(r"\bT\b", st["expr"]) for st in steps), "s0": qz.root_scale, "q": q, "wide": cfg.wide,
         "core_t": "fxp_wide" if cfg.wide else word_t,
         "half": f"0x{(1 << (q - 1)):x}" if q else 0, "one_minus": cfg.form == "one_minus",
         "scheme_doc": {"horner": "Horner's scheme", "estrin": "Estrin's scheme"}[qz.scheme.name],
