@@ -80,12 +80,17 @@ X86 = TargetSpace("x86", (
 # ("truncation_budget_offset": truncation_budget_log2 = budget + offset),
 # the table in SRAM (no data cache: direct loads are constant-time), padded
 # so that the adaptor needs no clamp, or not padded (smaller, with a clamp).
-# reoptimize = false as in falcon_m3 (kernels/falcon_m3.toml says why).
+# reoptimize = false and centre = "adaptor" as in falcon_m3
+# (kernels/falcon_m3.toml says why); the table in 64-bit words or in mixed
+# words (32-bit words for the constants of the 32-bit steps; the pruning
+# counts 8 bytes a word, an upper bound there, and the figures reported
+# are the rendered kernel's).
 M3 = TargetSpace("m3", (
     Family("m3", {"form": "direct", "multiplier": "truncated", "table_placement": "sram",
-                  "reoptimize": False},
+                  "reoptimize": False, "centre": "adaptor"},
            _pow2(4, 5, 6, 7, 8), (3, 4, 5, 6), (63,), ("horner",),
-           tuple({"truncation_budget_offset": o, "pad_table": p} for o in (-1, -2, -3) for p in (True, False))),
+           tuple({"truncation_budget_offset": o, "pad_table": p, "table_layout": t}
+                 for o in (-1, -2, -3) for p in (True, False) for t in ("uniform", "mixed"))),
 ), shipped="falcon_m3", ct_scan_when_segmented=False)
 
 # Cortex-M4: 64-bit Horner with every product UMULL, UMULL, UMAAL, UMAAL
@@ -147,10 +152,13 @@ class Candidate:
 
 def _short(key: str, value: Any) -> str:
     """A variant key and value in a name: exact_head 3 -> eh3, pad_table
-    true -> pt1, truncation_budget_offset -2 -> tbom2."""
+    true -> pt1, truncation_budget_offset -2 -> tbom2, table_layout "mixed"
+    -> tlm (a string by its first letter)."""
     initials = "".join(w[0] for w in key.split("_"))
     if isinstance(value, bool):
         return f"{initials}{int(value)}"
+    if isinstance(value, str):
+        return f"{initials}{value[0]}"
     return f"{initials}{'m' if value < 0 else ''}{abs(value)}"
 
 
