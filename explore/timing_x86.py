@@ -26,7 +26,7 @@ CALLS = 1000
 WARMUP_MS = 100
 
 
-def time_front(kernels: dict[str, Path], work: Path) -> dict[str, dict[str, float]]:
+def time_front(kernels: dict[str, Path], work: Path) -> dict[str, dict[str, Any]]:
     """name -> {"chain_cycles", "batch_cycles", "batch_isa_cycles"} for
     each kernel folder's parent (the generated folder holding it) in
     `kernels`; batch_isa_cycles maps an instruction set to the batch
