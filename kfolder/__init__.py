@@ -26,8 +26,9 @@ Public API:
     header, sidecar, annotated_header, gappa_script, written()), layout(name),
     Kernel (files: header, falcon_header, sidecar_path, annotated_header,
     gappa_script, headers, require(); facts: word_bits, scale_bits,
-    table_access, uses_float, falcon_adaptors, table_bytes, segments,
-    degree, isa, cflags, for_32bit_cores, content_hash, table_extern_macro;
+    table_access, uses_float, falcon_adaptors, fixed_point, batch_isas,
+    form, table_bytes, segments, degree, isa, cflags, for_32bit_cores,
+    content_hash, table_extern_macro;
     proven bounds: eval_bound_ulp, expm_bound_2p63, fpr_bound_2p63,
     headline_bound_2p63, headline_bound_log2; the parsed sidecar),
     load(gen_dir, name, adaptors_for_64bit=False) -> Kernel,
@@ -49,6 +50,11 @@ __all__ = ["SCHEMA_VERSION", "TABLE_ACCESS", "KernelFolderError", "Layout", "lay
 SCHEMA_VERSION = 2
 TABLE_ACCESS = ("direct", "ct_scan", "none")
 ISA_FLAGS = {"fma": "-mfma"}
+# The forms whose C needs a 64-bit host with a binary64 unit: "head"
+# (unsigned __int128 and a binary64 tail) and "eft" (binary64 error-free
+# transforms only).  Kernels of these forms are not for the Cortex-M cores.
+HOST64_FORMS = ("head", "eft")
+BATCH_ISAS = ("avx512", "avx2")
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 PROVENANCE = "provenance"
 
@@ -117,7 +123,8 @@ class Kernel:
 
     @property
     def header(self) -> Path:
-        """<name>.h: the kernel (_eval, _expm_p63) and its Falcon adaptors."""
+        """<name>.h: the kernel (_eval and _expm_p63 when fixed_point) and
+        its Falcon adaptors."""
         return self.folder / self.layout.header
 
     @property
@@ -180,10 +187,40 @@ class Kernel:
         return tuple(ISA_FLAGS[i] for i in self.isa)
 
     @property
+    def form(self) -> str:
+        """The generator's form ("direct", "head", "eft", ...; "" when the
+        sidecar does not say)."""
+        return str(self.sidecar.get("form") or "")
+
+    @property
     def for_32bit_cores(self) -> bool:
-        """False for kernels whose C needs a 64-bit host (form head: unsigned
-        __int128 and a binary64 unit), which the Cortex-M tools skip."""
-        return self.sidecar.get("form") != "head"
+        """False for kernels whose C needs a 64-bit x86 host, which the
+        Cortex-M tools skip: a form of HOST64_FORMS (unsigned __int128 or
+        binary64 arithmetic throughout), an x86 instruction-set extension
+        ("isa") or batch forms.  The form alone would not do: a future form
+        that needs FMA is caught by its "isa"."""
+        return self.form not in HOST64_FORMS and not self.isa and not self.batch_isas
+
+    @property
+    def fixed_point(self) -> bool:
+        """True when the header has the fixed-point interface: <name>_eval(z)
+        (exp(-x) in units of 2^-S from z = x 2^64) and, for 64-bit kernels,
+        <name>_expm_p63(z, w), with the polynomial, segment list and z range
+        in the sidecar.  False (sidecar "fixed_point": false, e.g. form eft)
+        for a kernel that has only the Falcon adaptors and its batch entries:
+        the tools that call _eval/_expm_p63 skip it.  An absent key means
+        true, as in every sidecar written before the key existed."""
+        return self.sidecar.get("fixed_point", True) is True
+
+    @property
+    def batch_isas(self) -> tuple[str, ...]:
+        """The instruction sets of the header's batch forms (docs/abi.md,
+        "Batch ABI"; empty: no batch entries): the sidecar's top-level
+        "batch", or for a sidecar written before that key existed,
+        "head"."batch"."""
+        if "batch" in self.sidecar:
+            return tuple(self.sidecar["batch"] or ())
+        return tuple((self.sidecar.get("head") or {}).get("batch") or ())
 
     @property
     def content_hash(self) -> str:
@@ -287,11 +324,17 @@ def _check_facts(path: Path, name: str, data: dict[str, Any]) -> None:
     for key in ("scale_bits", "segments", "degree", "table_bytes"):
         if not isinstance(data.get(key), int) or isinstance(data.get(key), bool):
             raise KernelFolderError(f"{path}: \"{key}\" must be an integer, got {data.get(key)!r}")
-    for key in ("falcon_adaptors", "uses_float"):
+    for key in ("falcon_adaptors", "uses_float", "fixed_point"):
         if key in data and not isinstance(data[key], bool):
             raise KernelFolderError(f"{path}: \"{key}\" must be true or false, got {data[key]!r}")
     if not isinstance(data.get("bound", {}), dict):
         raise KernelFolderError(f"{path}: \"bound\" must be an object")
+    batch = data["batch"] if "batch" in data else (data.get("head") or {}).get("batch")
+    if batch is not None and (not isinstance(batch, list) or any(i not in BATCH_ISAS for i in batch)):
+        raise KernelFolderError(f"{path}: \"batch\" must be a list of {', '.join(BATCH_ISAS)}, got {batch!r}")
+    if data.get("fixed_point") is False and data.get("falcon_adaptors") is not True:
+        raise KernelFolderError(f"{path}: a kernel without the fixed-point interface "
+                                "(\"fixed_point\": false) must have the Falcon adaptors")
     unknown = [i for i in data.get("isa") or () if i not in ISA_FLAGS]
     if unknown:
         raise KernelFolderError(f"{path}: unknown instruction-set extension {unknown[0]!r} in \"isa\"")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import subprocess
 import tempfile
 import unittest
@@ -119,3 +120,42 @@ class TempDirCase(unittest.TestCase):
     @classmethod
     def tearDownClass(cls) -> None:
         cls._td.cleanup()
+
+
+# The sidecar keys of the fixed-point interface, which a kernel without it
+# (form eft) does not have.
+FIXED_POINT_KEYS = ("polynomial", "segment_list", "z_max", "z_lo", "head")
+
+
+def fpr_only_folder(root: Path, name: str = "mock_fpr", source: str = "falcon_x86_batch") -> kfolder.Kernel:
+    """A kernel folder root/<name> of the kind form eft renders: the Falcon
+    adaptors and batch entries of the shipped kernel `source`, renamed, with
+    a sidecar that says "fixed_point": false, states top-level "batch" and
+    only the adaptors' bound, form "eft".  _eval, _expm_p63 and their macros are renamed
+    away in the header, so a tool that still calls them does not compile."""
+    src = kfolder.load(GENERATED, source)
+    folder = root / name
+    (folder / kfolder.PROVENANCE).mkdir(parents=True, exist_ok=True)
+
+    def rename(text: str) -> str:
+        return text.replace(source, name).replace(source.upper(), name.upper())
+
+    header = rename(src.header.read_text())
+    for old in (f"{name}_eval(", f"{name}_expm_p63("):
+        header = header.replace(old, old.replace(name, f"{name}_hidden"))
+    for macro in ("Z_MAX", "ERR_BOUND_ULP", "EXPM_P63_ERR_BOUND"):
+        header = re.sub(rf"\b{name.upper()}_{macro}\b", f"{name.upper()}_HIDDEN_{macro}", header)
+    sidecar = json.loads(rename(src.sidecar_path.read_text()))
+    for key in FIXED_POINT_KEYS:
+        sidecar.pop(key, None)
+    # The facts of form eft that the tools read (its table of exp(-j/16) is
+    # read by a constant-time scan; the source's header has none, which no
+    # tool checks against table_bytes).
+    sidecar.update(fixed_point=False, form="eft", table_access="ct_scan")
+    sidecar["batch"] = list(src.batch_isas)
+    sidecar["bound"] = {"fpr_expm_p63_2p63": src.fpr_bound_2p63,
+                        "method": f"the bound of {source}'s adaptors (a test fixture)"}
+    kernel = kfolder.Kernel(name, folder, sidecar)
+    kernel.header.write_text(header)
+    kernel.sidecar_path.write_text(json.dumps(sidecar, indent=1))
+    return kfolder.load(root, name)

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import kfolder
 from certify import gappa_script as gappa
-from tests.helpers import GENERATED, ROOT, TempDirCase, minimal_sidecar, shipped_kernels, write_kernel_folder
+from tests.helpers import (GENERATED, ROOT, TempDirCase, fpr_only_folder, minimal_sidecar, shipped_kernels,
+                           write_kernel_folder)
 
 
 class ShippedFolders(unittest.TestCase):
@@ -60,6 +61,27 @@ class ShippedFolders(unittest.TestCase):
         self.assertIsNone(k.fpr_bound_2p63)
         self.assertEqual(k.headers, ("paper_m3.h",))
         self.assertAlmostEqual(k.headline_bound_log2 or 0.0, math.log2(3.40188) - 31)
+
+    def test_fixed_point_and_batch_of_the_shipped_kernels(self) -> None:
+        # Against the headers themselves: a kernel has the fixed-point
+        # interface when its header defines _eval, batch forms when it
+        # defines the batch entry of each instruction set the property names.
+        for name in shipped_kernels():
+            k = kfolder.load(GENERATED, name)
+            text = k.header.read_text()
+            self.assertEqual(k.fixed_point, re.search(rf"\buint(32|64)_t {name}_eval\(uint\1_t z\)", text) is not None,
+                             name)
+            for isa in ("avx512", "avx2"):
+                self.assertEqual(isa in k.batch_isas, f"{name}_fpr_expm_p63_batch_{isa}(" in text, (name, isa))
+        self.assertEqual(kfolder.load(GENERATED, "falcon_x86_batch").batch_isas, ("avx512", "avx2"))
+
+    def test_for_32bit_cores(self) -> None:
+        # The Cortex-M tools' selection: the kernels that need neither
+        # unsigned __int128 nor binary64 code nor an x86 extension.
+        self.assertTrue(kfolder.load(GENERATED, "falcon_m3").for_32bit_cores)
+        self.assertTrue(kfolder.load(GENERATED, "paper_m3").for_32bit_cores)
+        for name in ("falcon_x86", "falcon_x86_batch"):
+            self.assertFalse(kfolder.load(GENERATED, name).for_32bit_cores, name)
 
     def test_ct_controls_load_through_the_library(self) -> None:
         # The controls are configs; rendered, they are kernel folders like the others.
@@ -150,6 +172,33 @@ class BadFolders(TempDirCase):
             write_kernel_folder(self.tmp, minimal_sidecar(name, **override))
             self.expect_error(name, f"\"{next(iter(override))}\"")
 
+    def test_kernel_without_the_fixed_point_interface(self) -> None:
+        k = fpr_only_folder(self.tmp / "eft")
+        self.assertFalse(k.fixed_point)
+        self.assertFalse(k.for_32bit_cores)
+        self.assertEqual(k.batch_isas, ("avx512", "avx2"))   # the top-level key
+        self.assertIsNone(k.eval_bound_ulp)
+        self.assertIsNone(k.expm_bound_2p63)
+        self.assertEqual(k.headline_bound_2p63, k.fpr_bound_2p63)
+        self.assertEqual(k.fpr_bound_2p63, kfolder.load(GENERATED, "falcon_x86_batch").fpr_bound_2p63)
+        # Top-level "batch" wins over "head"."batch"; [] means none.
+        write_kernel_folder(self.tmp, minimal_sidecar("nobatch", batch=[], head={"batch": ["avx2"]}))
+        self.assertEqual(kfolder.load(self.tmp, "nobatch").batch_isas, ())
+        write_kernel_folder(self.tmp, minimal_sidecar("oldbatch", head={"batch": ["avx2"]}))
+        self.assertEqual(kfolder.load(self.tmp, "oldbatch").batch_isas, ("avx2",))
+        self.assertFalse(kfolder.load(self.tmp, "oldbatch").for_32bit_cores)
+        self.assertTrue(kfolder.load(self.tmp, "oldbatch").fixed_point)   # absent: true
+
+    def test_bad_fixed_point_and_batch(self) -> None:
+        cases = {"fpbad": ({"fixed_point": "no"}, "\"fixed_point\""),
+                 "fpnoadapt": ({"fixed_point": False, "falcon_adaptors": False}, "Falcon adaptors"),
+                 "bsse": ({"batch": ["sse2"]}, "\"batch\""),
+                 "bstr": ({"batch": "avx2"}, "\"batch\""),
+                 "bhead": ({"head": {"batch": ["neon"]}}, "\"batch\"")}
+        for name, (override, fragment) in cases.items():
+            write_kernel_folder(self.tmp, minimal_sidecar(name, **override))
+            self.expect_error(name, fragment)
+
     def test_missing_header(self) -> None:
         folder = write_kernel_folder(self.tmp, minimal_sidecar("nohdr"))
         (folder / "nohdr.h").unlink()
@@ -190,9 +239,22 @@ class CommandLine(TempDirCase):
                          [n for n in shipped_kernels()
                           if f"{n}_fpr_expm_p63_domain(" in (GENERATED / n / f"{n}.h").read_text()])
 
+    def test_fixed_point_lists_the_kernels_with_eval(self) -> None:
+        root = self.tmp / "fp"
+        write_kernel_folder(root, minimal_sidecar("fixed"))
+        fpr_only_folder(root, "floating")
+        done = self.run_cli("fixed-point", str(root), "floating", "fixed")
+        self.assertEqual((done.returncode, done.stdout), (0, "fixed\n"))
+        both = self.run_cli("adaptors", str(root), "floating", "fixed")
+        self.assertEqual(both.stdout, "floating fixed\n")
+        shipped = self.run_cli("fixed-point", str(GENERATED), *shipped_kernels())
+        self.assertEqual(shipped.stdout.split(),
+                         [n for n in shipped_kernels() if f"{n}_eval(" in (GENERATED / n / f"{n}.h").read_text()])
+
     def test_cflags_and_errors(self) -> None:
         self.assertEqual(self.run_cli("cflags", str(GENERATED / "falcon_x86")).stdout, "-mfma\n")
-        for args in (("adaptors", str(self.tmp), "absent"), ("cflags",), ("frob", "x")):
+        for args in (("adaptors", str(self.tmp), "absent"), ("fixed-point", str(self.tmp), "absent"),
+                     ("cflags",), ("frob", "x")):
             done = self.run_cli(*args)
             self.assertEqual(done.returncode, 2, args)
             self.assertEqual(len(done.stderr.strip().splitlines()), 1, done.stderr)
