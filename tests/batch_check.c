@@ -4,7 +4,7 @@
  * adaptors bit for bit (tests/test_batch.py builds and runs it).
  *
  * Build with -DKNAME=<name> -DKHEADER='"<name>/<name>.h"' and the kernel
- * folder's parent on the include path; -DREF_HEADER / -DREF_NAME name an
+ * folder's parent on the include path; optionally -DREF_HEADER / -DREF_NAME name an
  * independently rendered scalar kernel the scalar adaptor must equal too
  * (falcon_x86 for falcon_x86_batch: the same config without batch).
  *
