@@ -143,6 +143,13 @@ class PlanTest(unittest.TestCase):
         self.assertIn(f"extremum 1 {2**63}", lines)
         self.assertIn("z_min 0", lines)
 
+    def test_refuses_a_kernel_without_the_fixed_point_interface(self) -> None:
+        # The same facts with "fixed_point": false (form eft): nothing for
+        # check.c to call, a one-line refusal that says so.
+        with self.assertRaisesRegex(plan.PlanError, r"^no fixed-point interface .*check_fpr"):
+            plan.build_plan(dict(self.SIDECAR, fixed_point=False))
+        self.assertTrue(plan.build_plan(dict(self.SIDECAR, fixed_point=True)))
+
     def test_rejects_overlap(self) -> None:
         bad = json.loads(json.dumps(self.SIDECAR))
         bad["segment_list"][1]["z_first"] = "9000"

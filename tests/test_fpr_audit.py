@@ -14,7 +14,10 @@ and on controls the audit must reject:
    (what a proof that ignores the conversion of x would claim), fails the
    audit through the same code path as `make`, naming it and the worst
    input; ctl_split, whose _domain_bits differs from _domain on tiny x, is
-   reported as a disagreement.
+   reported as a disagreement;
+ * a kernel without the fixed-point interface (tests/helpers.fpr_only_folder,
+   no build/check/<name>.json) is audited on its adaptors alone, and fails
+   the audit when they exceed the bound it claims.
 """
 from __future__ import annotations
 
@@ -34,7 +37,8 @@ import kfolder
 from falcon.kernels import build_probe, run_probe
 from tests import checker_fixtures as fx
 from tests.checker_fixtures import SMALL
-from tests.helpers import GENERATED, ROOT
+from tests.helpers import GENERATED, ROOT, fpr_only_folder
+from verify import audit as verify_audit
 from verify import fpr
 
 SMALL_FPR = ("--uniform", 60000, "--small", 60000, "--edge-ccs", 3, "--ref-sample", 4000)
@@ -257,6 +261,55 @@ class Verdicts(unittest.TestCase):
                             first["results"]["fpr_expm_p63_domain_bits"])
         entry = {k: r[k] for k in fpr.RESULT_FIELDS} | {"bound": kernel.fpr_bound_2p63}
         self.assertTrue(any("disagree" in line for line in fpr.fpr_failures("ctl_split", entry)))
+
+
+    def test_kernel_without_fixed_point_interface_is_audited_on_its_adaptors(self) -> None:
+        """mock_fpr: the audit builds its entry from <name>.fpr.json alone
+        (there is no <name>.json), shows "-" for _eval's and _expm_p63's
+        columns, judges it on the adaptors and passes; mock_tight, the same
+        kernel claiming a bound below its measured error (header and
+        sidecar), fails it through the same command."""
+        gen, checks = fx.BUILD / "eft_gen", fx.BUILD / "eft_check"
+        checks.mkdir()
+        good = fpr_only_folder(gen, "mock_fpr")
+        results = {"mock_fpr": check(good)}
+        measured = results["mock_fpr"]["max_err_2p63"]
+        self.assertGreater(measured, 0.25)
+        tight = claim_bound(fpr_only_folder(gen, "mock_tight"), measured / 2)
+        results["mock_tight"] = check(tight)
+        for name, result in results.items():
+            fpr.result_path(checks, name).write_text(json.dumps(result))
+
+        def audit(*names: str) -> subprocess.CompletedProcess[str]:
+            return subprocess.run([sys.executable, "-m", "verify.audit", "--generated", str(gen),
+                                   "--check-dir", str(checks), "--out", str(checks / "audit.json"), *names],
+                                  capture_output=True, text=True, cwd=ROOT)
+
+        done = audit("mock_fpr")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertFalse(list(checks.glob("mock_fpr.json")))
+        entry = json.loads((checks / "audit.json").read_text())["kernels"][0]
+        self.assertEqual((entry["fixed_point"], entry["eval"], entry["expm_p63"]), (False, None, None))
+        self.assertEqual(entry["fpr"]["bound"], good.fpr_bound_2p63)
+        self.assertTrue(entry["within_bounds"] and entry["falcon_budget_ok"])
+        def cells(text: str, line: int) -> dict[str, str]:
+            rows = text.splitlines()
+            return dict(zip(re.split(r"\s{2,}", rows[0].strip()), re.split(r"\s{2,}", rows[line].strip())))
+
+        row = cells(done.stdout, 2)
+        self.assertNotIn("eval err 2^-S", row)       # no kernel of the run has the column
+        self.assertEqual(float(row["fpr err 2^-63"]), float(f"{results['mock_fpr']['max_err_2p63']:.6g}"))
+        self.assertEqual(row["<= bound"], "yes")
+        # Beside a kernel with _eval, its cells of the fixed-point columns are "-".
+        fixed = dict(entry, name="with_eval", eval={"max_err_ulp": 0.5, "exhaustive": False})
+        row = cells(verify_audit.render_table([fixed, entry]), 3)
+        self.assertEqual((row["name"], row["eval err 2^-S"], row["eval err 2^-63"], row["exhaustive"]),
+                         ("mock_fpr", "-", "-", "-"))
+        done = audit("mock_fpr", "mock_tight")
+        self.assertEqual(done.returncode, 1, done.stderr)
+        fails = [line for line in done.stderr.splitlines() if line.startswith("audit: FAIL:")]
+        self.assertEqual(len(fails), 1, done.stderr)
+        self.assertIn("mock_tight: Falcon adaptors measured", fails[0])
 
 
 if __name__ == "__main__":

@@ -7,7 +7,8 @@ adaptors' checker's result (build/check/<name>.fpr.json, verify/fpr.py),
 and writes one entry:
 
     {"name", "segments", "degree", "scale_bits", "word_bits", "table_bytes",
-     "eval": {"max_err_ulp", "worst_z", "inputs_checked", "exhaustive"},
+     "fixed_point",
+     "eval": {"max_err_ulp", "worst_z", "inputs_checked", "exhaustive"} or null,
      "expm_p63": {"max_err_2p63", "log2_abs_err", "inputs_checked"} or null,
      "fpr": {"max_err_2p63", "worst_x_bits", "worst_ccs_bits",
              "inputs_checked", "bound", ...} or null,
@@ -16,6 +17,12 @@ and writes one entry:
 Falcon's budget is 2^-43 absolute: a kernel with Falcon adaptors is judged
 on their error against the double inputs, another 64-bit kernel on its
 expm_p63 error, a 32-bit kernel (no expm_p63) on its eval error.
+
+A kernel without the fixed-point interface (sidecar "fixed_point": false,
+form eft: only the Falcon adaptors and batch entries) has no checker
+result build/check/<name>.json: its entry is built from the adaptors'
+result alone, with "eval" and "expm_p63" null (their columns print "-"),
+and it is judged, and fails, on the adaptors' error against their bound.
 
 The audit fails (exit status 1, after writing the JSON and printing the
 tables, one "audit: FAIL:" line per reason on stderr) when a measured
@@ -82,10 +89,10 @@ def judged_log2_error(entry: dict[str, Any]) -> float:
     if entry.get("fpr") is not None:
         value = entry["fpr"]["log2_abs_err"]
         return -math.inf if value is None else float(value)
-    if entry["expm_p63"] is not None:
+    if entry.get("expm_p63") is not None:
         value = entry["expm_p63"]["log2_abs_err"]
         return -math.inf if value is None else float(value)
-    ulp = entry["eval"]["max_err_ulp"]
+    ulp = lookup(entry, "eval.max_err_ulp")
     return math.log2(ulp) - entry["scale_bits"] if ulp > 0 else -math.inf
 
 
@@ -96,18 +103,13 @@ def kernel_entry(name: str, generated: Path, check_dir: Path) -> dict[str, Any]:
     except kfolder.KernelFolderError as exc:
         raise AuditError(str(exc)) from None
     sidecar_path, sidecar = kernel.sidecar_path, kernel.sidecar
-    check_path = check_dir / f"{name}.json"
-    check = _load(check_path)
     entry: dict[str, Any] = {"name": name}
     entry.update(_pick(sidecar, SIDECAR_FIELDS, str(sidecar_path)))
-    if not isinstance(check.get("eval"), dict) or "expm_p63" not in check:
-        raise AuditError(f"{check_path}: needs \"eval\" and \"expm_p63\"")
-    entry["eval"] = _pick(check["eval"], EVAL_FIELDS, f"{check_path} eval")
-    expm = check["expm_p63"]
-    entry["expm_p63"] = None if expm is None else _pick(expm, EXPM_FIELDS,
-                                                         f"{check_path} expm_p63")
-    if (expm is None) != (entry["word_bits"] == 32):
-        raise AuditError(f"{check_path}: expm_p63 must be null exactly for 32-bit kernels")
+    entry["fixed_point"] = kernel.fixed_point
+    if kernel.fixed_point:
+        entry.update(_fixed_point_figures(check_dir / f"{name}.json", entry["word_bits"]))
+    else:
+        entry.update(eval=None, expm_p63=None)
     try:
         entry["fpr"] = fpr.fpr_entry(kernel, check_dir)
     except fpr.FprResultError as exc:
@@ -117,6 +119,18 @@ def kernel_entry(name: str, generated: Path, check_dir: Path) -> dict[str, Any]:
         if key in sidecar:
             entry[key] = sidecar[key]
     return entry
+
+
+def _fixed_point_figures(check_path: Path, word_bits: int) -> dict[str, Any]:
+    """The "eval" and "expm_p63" figures of verify/check.c's result."""
+    check = _load(check_path)
+    if not isinstance(check.get("eval"), dict) or "expm_p63" not in check:
+        raise AuditError(f"{check_path}: needs \"eval\" and \"expm_p63\"")
+    expm = check["expm_p63"]
+    if (expm is None) != (word_bits == 32):
+        raise AuditError(f"{check_path}: expm_p63 must be null exactly for 32-bit kernels")
+    return {"eval": _pick(check["eval"], EVAL_FIELDS, f"{check_path} eval"),
+            "expm_p63": None if expm is None else _pick(expm, EXPM_FIELDS, f"{check_path} expm_p63")}
 
 
 def merge_reports(entries: list[dict[str, Any]], ct_path: Path | None, berexp_path: Path | None) -> None:
@@ -149,7 +163,7 @@ def tightness(entry: dict[str, Any]) -> float | None:
     try:
         if entry.get("fpr") is not None:
             return lookup(entry, "fpr.bound") / lookup(entry, "fpr.max_err_2p63")
-        if entry["expm_p63"] is not None:
+        if entry.get("expm_p63") is not None:
             return lookup(entry, "bound.expm_p63_2p63") / lookup(entry, "expm_p63.max_err_2p63")
         return lookup(entry, "bound.eval_ulp") / lookup(entry, "eval.max_err_ulp")
     except (KeyError, ZeroDivisionError):
@@ -171,7 +185,7 @@ def _num(fmt: str) -> Callable[[Any], str]:
 
 
 def _e63_of_eval(entry: dict[str, Any]) -> float:
-    return entry["eval"]["max_err_ulp"] * 2.0 ** (63 - entry["scale_bits"])
+    return lookup(entry, "eval.max_err_ulp") * 2.0 ** (63 - entry["scale_bits"])
 
 
 def _log2(v: float) -> str:

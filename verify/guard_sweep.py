@@ -88,8 +88,14 @@ def instructions(folder: Path, name: str, work: Path) -> dict[str, int]:
 def sweep_row(config: Path, generated: Path, check_dir: Path, threads: int, quick: bool) -> dict:
     """Render-checked figures of one sweep config."""
     name = user_kernel.kernel_name(config)
+    try:
+        kernel = kfolder.load(generated, name)
+    except kfolder.KernelFolderError as exc:
+        raise user_kernel.UserKernelError(str(exc)) from None
+    if not kernel.fixed_point:
+        raise user_kernel.UserKernelError(f"{config}: kernel {name} has no _eval (\"fixed_point\": false); "
+                                          "the sweep measures what _eval's evaluation adds")
     user_kernel.check_user_kernel(config, generated, check_dir, threads, [], quick, [])
-    kernel = kfolder.load(generated, name)
     scale = 2.0 ** kernel.sidecar["scale_bits"]
     approx = max(float(s["approx_bound"]) for s in kernel.sidecar["segment_list"]) * scale
     result = json.loads((check_dir / name / "audit.json").read_text())["kernels"][0]

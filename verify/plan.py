@@ -12,6 +12,10 @@ parser:
     segment <index> <z_first> <z_last>        (one per segment)
     extremum <segment index> <z>              (one per error extremum)
 
+A kernel without the fixed-point interface (sidecar "fixed_point": false)
+has no _eval for check.c to call: its plan is refused with a one-line error
+(its Falcon adaptors are checked by check_fpr, `make check-fpr`).
+
 Segments reaching above z_max are clipped to it (a power-of-two segmentation
 may overhang the domain); segments entirely above z_max are dropped.
 
@@ -55,6 +59,9 @@ def _field(obj: dict[str, Any], key: str, where: str) -> Any:
 
 def build_plan(sidecar: dict[str, Any]) -> list[str]:
     """The plan lines for one sidecar; raises PlanError on bad input."""
+    if sidecar.get("fixed_point") is False:
+        raise PlanError("no fixed-point interface (\"fixed_point\": false): nothing for check.c to call; "
+                        "its Falcon adaptors are checked by check_fpr (make check-fpr)")
     name = _field(sidecar, "name", "sidecar")
     function = _field(sidecar, "function", "sidecar")
     if not isinstance(name, str) or not name.isidentifier():

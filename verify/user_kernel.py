@@ -4,7 +4,8 @@
 config into OUT, then runs this: it writes, under the build folder, in a
 folder of the kernel's own (so that two kernels' results never mix),
 
-    <name>/<name>_ref.h   the function as MPFR code (python3 -m gen mpfr-ref CONFIG)
+    <name>/<name>_ref.h   (kernels with the fixed-point interface, the
+                          next three too) the function as MPFR code (python3 -m gen mpfr-ref CONFIG)
     <name>/<name>.plan    the checker's plan (verify/plan.py)
     <name>/check_<name>   verify/check.c compiled against OUT/<name>/<name>.h
     <name>/<name>.json    the measured errors (full coverage, unless --quick
@@ -91,9 +92,24 @@ def check_user_kernel(config: Path, generated: Path, build_root: Path, threads: 
         kernel = kfolder.load(generated, name)
     except kfolder.KernelFolderError as exc:
         raise UserKernelError(str(exc)) from None
-    kdir = kernel.folder
     build = build_root / name
     build.mkdir(parents=True, exist_ok=True)
+    if kernel.fixed_point:
+        check_fixed_point(kernel, config, build, threads, check_args, quick)
+    else:
+        print(f"{name}: no fixed-point interface (\"fixed_point\": false): _eval and _expm_p63 "
+              "not checked; the Falcon adaptors are", file=sys.stderr)
+    check_adaptors(kernel, build, threads, (QUICK_FPR_ARGS if quick else []) + fpr_args)
+    if audit.main([name, "--generated", str(generated), "--check-dir", str(build),
+                   "--out", str(build / "audit.json")]) != 0:
+        raise UserKernelError("the audit failed")
+
+
+def check_fixed_point(kernel: kfolder.Kernel, config: Path, build: Path, threads: int,
+                      check_args: list[str], quick: bool) -> None:
+    """verify/check.c built against `kernel` and run on its plan: _eval and
+    _expm_p63 against MPFR (build/<name>.json)."""
+    name, kdir = kernel.name, kernel.folder
     run([sys.executable, "-m", "gen", "mpfr-ref", str(config)], "gen mpfr-ref",
         stdout=build / f"{name}_ref.h")
     try:
@@ -112,10 +128,6 @@ def check_user_kernel(config: Path, generated: Path, build_root: Path, threads: 
          "--threads", str(threads), *coverage,
          "--out", str((build / f"{name}.json").resolve())],
         f"the checker ({'quick' if coverage else 'full coverage'}, {threads} thread(s))")
-    check_adaptors(kernel, build, threads, (QUICK_FPR_ARGS if quick else []) + fpr_args)
-    if audit.main([name, "--generated", str(generated), "--check-dir", str(build),
-                   "--out", str(build / "audit.json")]) != 0:
-        raise UserKernelError("the audit failed")
 
 
 def main(argv: list[str] | None = None) -> int:
