@@ -20,14 +20,18 @@ KIND_BITS = "CT_BITS"
 KIND_DBL = "CT_DBL"
 KIND_Z32 = "CT_Z32"
 
-# The entry points of a 64-bit kernel (through its Falcon adaptors) and of a
-# 32-bit one (its _eval only), with the argument kind of each.
-_SPECS_64 = (("eval", KIND_Z64), ("expm_p63", KIND_ZW64), ("fpr_expm_p63", KIND_BITS),
-             ("fpr_expm_p63_native", KIND_DBL), ("fpr_expm_p63_domain", KIND_DBL))
+# The entry points of a 64-bit kernel (its fixed-point interface, then its
+# Falcon adaptors) and of a 32-bit one (its _eval only), with the argument
+# kind of each.  A kernel without the fixed-point interface (sidecar
+# "fixed_point": false, form eft) has no _eval and no _expm_p63: only its
+# adaptors (and batch entries) are wrapped.
+_FIXED_POINT_64 = (("eval", KIND_Z64), ("expm_p63", KIND_ZW64))
+_ADAPTORS = (("fpr_expm_p63", KIND_BITS), ("fpr_expm_p63_native", KIND_DBL), ("fpr_expm_p63_domain", KIND_DBL))
 _SPECS_32 = (("eval", KIND_Z32),)
 
-# The batch forms of a kernel rendered with them (sidecar head.batch,
-# templates/falcon/batch.h.j2): per instruction set, its lanes, the target
+# The batch forms of a kernel rendered with them (kfolder's batch_isas:
+# the sidecar's "batch"; form head's templates/falcon/batch.h.j2 and form
+# eft's): per instruction set, its lanes, the target
 # attribute its wrappers need and the CPU features that must be present.
 BATCH_ISAS: dict[str, tuple[int, str, tuple[str, ...]]] = {
     "avx512": (8, "avx512f,avx512dq", ("avx512f", "avx512dq")),
@@ -104,7 +108,7 @@ def cpu_has(isa: str) -> bool:
 
 def batch_isas(kernel: Kernel) -> list[str]:
     """The instruction sets of the kernel's batch forms (none for most)."""
-    isas = list((kernel.sidecar.get("head") or {}).get("batch") or ())
+    isas = list(kernel.batch_isas)
     unknown = [i for i in isas if i not in BATCH_ISAS]
     if unknown:
         raise KernelError(f"{kernel.name}: unknown batch instruction set {unknown[0]!r}")
@@ -116,7 +120,10 @@ def entries(kernel: Kernel) -> tuple[Entry, ...]:
     then for a kernel with batch forms the array path of each instruction
     set (called on one full register), its register-level entry, and the
     scalar fallback of the array entry (called on one element)."""
-    specs = _SPECS_64 if kernel.word_bits == 64 else _SPECS_32
+    if kernel.word_bits == 32:
+        specs = _SPECS_32
+    else:
+        specs = (_FIXED_POINT_64 if kernel.fixed_point else ()) + _ADAPTORS
     out = [Entry(kernel.name, suffix, kind) for suffix, kind in specs]
     isas = batch_isas(kernel)
     for isa in isas:

@@ -224,6 +224,31 @@ class TestQuickPipeline(unittest.TestCase):
             self.assertEqual(len(proc.stderr.strip().splitlines()), 1, proc.stderr)
 
 
+class TestKernelWithoutFixedPointInterface(unittest.TestCase):
+    """A kernel of form eft's kind (tests/helpers.fpr_only_folder: no _eval,
+    no _expm_p63 in its header): its adaptors and batch entries are wrapped
+    and checked, and the run compiles and passes."""
+
+    def test_entries_and_quick_run(self) -> None:
+        from ct.kernels import entries
+        from tests.helpers import fpr_only_folder
+        with tempfile.TemporaryDirectory() as tmp:
+            kernel = fpr_only_folder(Path(tmp) / "gen")
+            names = [e.suffix for e in entries(kernel)]
+            self.assertEqual(names, ["fpr_expm_p63", "fpr_expm_p63_native", "fpr_expm_p63_domain",
+                                     "fpr_expm_p63_batch_avx512", "expm_p63_x8",
+                                     "fpr_expm_p63_batch_avx2", "expm_p63_x4", "fpr_expm_p63_batch_scalar"])
+            shipped = [e.suffix for e in entries(kfolder.load(ROOT / "generated", "falcon_x86_batch"))]
+            self.assertEqual(shipped, ["eval", "expm_p63", *names])
+            proc = run_ct(Path(tmp), "--gen-dir", str(Path(tmp) / "gen"), "--kernels", kernel.name,
+                          "--ttest-n", "20000", "--taint-calls", "50")
+            self.assertEqual(proc.returncode, 0, proc.stderr + proc.stdout)
+            report = json.loads((Path(tmp) / "ct.json").read_text())["kernels"][0]
+            self.assertEqual([e["entry"] for e in report["entries"]][:3],
+                             [f"{kernel.name}_{n}" for n in names[:3]])
+            self.assertTrue(report["constant_time"], report)
+
+
 class TestGates(unittest.TestCase):
     def test_blind_timing_control_fails_the_run(self) -> None:
         """Swap the leaky timing control for the constant-time one: the
