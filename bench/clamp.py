@@ -82,8 +82,16 @@ def _per_call(exe: Path, entry: str) -> float:
     return (long - short) / (LONG - SHORT)
 
 
+def _has_clamp(generated: Path, name: str) -> bool:
+    """Whether kernel `name` has _eval with an index clamp in its core."""
+    k = kfolder.load(generated, name)
+    return k.fixed_point and CLAMP.search(k.header.read_text()) is not None
+
+
 def measure(k: kfolder.Kernel, work: Path) -> dict[str, Any]:
     """Instructions per call of each entry, with and without the clamp."""
+    if not k.fixed_point:
+        raise ClampError(f"{k.name}: no fixed-point interface (\"fixed_point\": false): no _eval to measure")
     header = k.header.read_text()
     if not CLAMP.search(header):
         raise ClampError(f"{k.name}: no index clamp in {k.header}")
@@ -105,8 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("kernels", nargs="*", help="default: every kernel with a clamp")
     args = parser.parse_args(argv)
     try:
-        names = args.kernels or [n for n in kfolder.names(args.generated)
-                                 if CLAMP.search(kfolder.load(args.generated, n).header.read_text())]
+        names = args.kernels or [n for n in kfolder.names(args.generated) if _has_clamp(args.generated, n)]
         with tempfile.TemporaryDirectory() as tmp:
             results = [measure(kfolder.load(args.generated, n), Path(tmp)) for n in names]
     except (kfolder.KernelFolderError, ClampError, CallgrindError) as exc:

@@ -7,7 +7,7 @@ Every named kernel folder GENERATED_DIR/<name> is read through kfolder; the
 `<name>_fpr_expm_p63_native` (row `<name>`: every input defined, edge rules
 included) and `<name>_fpr_expm_p63_domain` (row `<name>/domain`: Falcon's
 own contract and conversions, like the references); a kernel rendered with
-batch forms (sidecar head.batch) also gets one row per instruction set,
+batch forms (kfolder's batch_isas: the sidecar's "batch") also gets one row per instruction set,
 `<name>/batch-<isa>`, timing its array entry for that set per element and
 its register-level entry (`_native_x8`/`_x4`) per call (bench/loops.h,
 BENCH_DEFINE_ARRAY); the others are listed in a comment and skipped.
@@ -115,7 +115,7 @@ def render(kernels: list[Kernel]) -> str:
 
 def batch_isas(k: Kernel) -> list[str]:
     """The instruction sets of a kernel's batch forms (none for most)."""
-    isas = list((k.sidecar.get("head") or {}).get("batch") or ())
+    isas = list(k.batch_isas)
     unknown = [i for i in isas if i not in BATCH_ISAS]
     if unknown:
         raise RegistryError(f"{k.name}: unknown batch instruction set {unknown[0]!r}")

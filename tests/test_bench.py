@@ -20,7 +20,7 @@ sys.path.insert(0, str(ROOT))
 import kfolder  # noqa: E402
 from bench import baseline, gen_registry, plot, run  # noqa: E402
 from bench.stats import filtered_summary, percentile  # noqa: E402
-from tests.helpers import GENERATED, minimal_sidecar, write_kernel_folder  # noqa: E402
+from tests.helpers import GENERATED, fpr_only_folder, minimal_sidecar, write_kernel_folder  # noqa: E402
 
 BIN = ROOT / "build" / "bench" / "bench_main"
 CHECK = ROOT / "build" / "bench" / "check_refs"
@@ -103,6 +103,23 @@ class Registry(unittest.TestCase):
         self.assertNotIn("narrow/narrow.h", text)
         self.assertIn("wide_fpr_expm_p63_domain", text)
         self.assertIn(f"bench_variant_count = {len(gen_registry.REFERENCES) + len(gen_registry.ARRAY_REFERENCES) + 2};", text)
+
+    def test_kernel_without_the_fixed_point_interface(self) -> None:
+        """Form eft's kind (fpr_only_folder: no _eval, no _expm_p63): its
+        adaptor rows and one row per batch ISA (top-level "batch"), and the
+        registry compiles with the harness against its header."""
+        with tempfile.TemporaryDirectory() as tmp:
+            kernel = fpr_only_folder(Path(tmp))
+            text = gen_registry.render([kernel])
+            registry = Path(tmp) / "registry.c"
+            registry.write_text(text)
+            build = subprocess.run(["gcc", "-O2", "-ffp-contract=off", "-march=x86-64-v3", "-Ibench", "-Iruntime",
+                                    "-Itoolkit/c", f"-I{tmp}", "bench/harness.c", str(registry),
+                                    "-o", str(Path(tmp) / "bench_main")], capture_output=True, text=True, cwd=ROOT)
+        self.assertEqual(build.returncode, 0, build.stderr)
+        for row in ("mock_fpr", "mock_fpr/domain", "mock_fpr/batch-avx512", "mock_fpr/batch-avx2"):
+            self.assertIn(f'{{"{row}", "kernel"', text)
+        self.assertNotIn("mock_fpr_eval", text)
 
     def test_bad_sidecars_are_rejected(self) -> None:
         with tempfile.TemporaryDirectory() as tmp:
