@@ -7,6 +7,9 @@ evaluation-error interval and every no-wrap-around range.  Gappa's own
 enclosure of the error (the ``in ?`` query of the script) is parsed and
 written with the timings to ``<build>/<name>.result.json``.
 
+A kernel without the fixed-point interface (sidecar "fixed_point": false,
+form eft) is skipped with a line that says so and how its bound is proven.
+
 Usage: python3 -m certify.gappa_run [--build DIR] [--jobs N] KERNEL_FOLDER...
 Exit status: 0 all proven, 1 some property not proven, 2 bad input.
 """
@@ -188,6 +191,13 @@ def main(argv: Optional[list[str]] = None) -> int:
     for path in args.kernels:
         try:
             kernel = kfolder.load_path(path)
+            if not kernel.fixed_point:
+                # Form eft: no fixed-point polynomial, segment list or
+                # evaluation-error interval to re-prove; its proof comes
+                # with the kernel (the sidecar's bound.method names it).
+                print(f"certify: {path}: skipped (no fixed-point interface, form {kernel.form or '?'}: "
+                      f"nothing of this certificate applies; its bound: {kernel.bound_method or 'no method stated'})")
+                continue
             if gappa.has_limb_products(kernel.sidecar):
                 print(f"certify: {path}: skipped (truncated limb products: Gappa does not model them; "
                       "see docs/error-model.md)")

@@ -29,7 +29,7 @@ Public API:
     table_access, uses_float, falcon_adaptors, fixed_point, batch_isas,
     form, table_bytes, segments, degree, isa, cflags, for_32bit_cores,
     content_hash, table_extern_macro;
-    proven bounds: eval_bound_ulp, expm_bound_2p63, fpr_bound_2p63,
+    proven bounds: eval_bound_ulp, expm_bound_2p63, fpr_bound_2p63, bound_method,
     headline_bound_2p63, headline_bound_log2; the parsed sidecar),
     load(gen_dir, name, adaptors_for_64bit=False) -> Kernel,
     load_path(folder or sidecar path) -> Kernel,
@@ -273,6 +273,11 @@ class Kernel:
         where the sidecar states one (a kernel that takes ccs by its
         significand), else that of _expm_p63, which they share."""
         return self._bound("fpr_expm_p63_2p63") or self.expm_bound_2p63
+
+    @property
+    def bound_method(self) -> str:
+        """How the sidecar says its bounds are proven ("" when it does not)."""
+        return str((self.sidecar.get("bound") or {}).get("method") or "")
 
     @property
     def headline_bound_2p63(self) -> Optional[float]:

@@ -42,9 +42,11 @@ class GappaTest(unittest.TestCase):
     def test_shipped_kernels_proven(self) -> None:
         # Form head is certified piece by piece (certify/gappa_head.py, about
         # a minute per kernel): tests/test_head.py proves a sample of its
-        # claims and `make certify` all of them.
+        # claims and `make certify` all of them.  A kernel without the
+        # fixed-point interface (form eft) is skipped (test below).
         names = [n for n in shipped_kernels() if n in kfolder.names(GENERATED)
-                 and not gappa.has_limb_products(_sidecar(n)) and _sidecar(n).get("form") != "head"]
+                 and not gappa.has_limb_products(_sidecar(n)) and _sidecar(n).get("form") != "head"
+                 and kfolder.load(GENERATED, n).fixed_point]
         self.assertTrue(names, "no generated kernels to certify")
         proc = _certify(*(GENERATED / n for n in names), build=self.dir / "b")
         self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
@@ -55,6 +57,25 @@ class GappaTest(unittest.TestCase):
                 lo, hi = (sollya_check.dyadic(t) for t in r["gappa"])
                 self.assertGreaterEqual(lo, Fraction(r["generator"][0]))
                 self.assertLessEqual(hi, Fraction(r["generator"][1]))
+
+    def test_kernel_without_fixed_point_interface_is_skipped_saying_why(self) -> None:
+        """Gappa and Sollya have no polynomial or segment list of form eft
+        to check: both skip it with one line naming its proof, exit 0, and
+        write no result, while a kernel beside it in the same run is still
+        certified."""
+        from tests.helpers import fpr_only_folder
+        kernel = fpr_only_folder(self.dir / "gen")
+        proc = _certify(kernel.folder, GENERATED / "paper_m3", build=self.dir / "b")
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        self.assertIn(f"{kernel.folder}: skipped (no fixed-point interface, form eft", proc.stdout)
+        self.assertIn(kernel.bound_method, proc.stdout)
+        self.assertFalse((self.dir / "b" / "mock_fpr.result.json").exists())
+        self.assertTrue((self.dir / "b" / "paper_m3.result.json").is_file())
+        sollya = subprocess.run([sys.executable, "-m", "certify.sollya_check", str(kernel.folder),
+                                 "--json", str(self.dir / "s.json")], capture_output=True, text=True, cwd=ROOT)
+        self.assertEqual(sollya.returncode, 0, sollya.stderr)
+        self.assertIn("skipped (no fixed-point interface", sollya.stdout)
+        self.assertFalse((self.dir / "s.json").exists())
 
     def test_tightened_bound_fails(self) -> None:
         """Broken control: eval_error_core of one segment shrunk by half."""
