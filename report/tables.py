@@ -17,11 +17,36 @@ from verify.guard_sweep import table as sweep_table
 def _tightness(k: dict[str, Any]) -> Any:
     """Proven over measured, on the error Falcon's budget is judged on."""
     bound, expm = k.get("bound") or {}, k.get("expm_p63")
+    if k.get("eval") is None:
+        # No fixed-point interface (form eft): judged on its Falcon adaptors.
+        f = k.get("fpr") or {}
+        return f"{f['bound'] / f['max_err_2p63']:.3f}" if f.get("bound") and f.get("max_err_2p63") else None
     if expm is not None and bound.get("expm_p63_2p63") and expm.get("max_err_2p63"):
         return f"{bound['expm_p63_2p63'] / expm['max_err_2p63']:.3f}"
     if expm is None and bound.get("eval_ulp") and k["eval"].get("max_err_ulp"):
         return f"{bound['eval_ulp'] / k['eval']['max_err_ulp']:.3f}"
     return None
+
+
+def _audit_errors(k: dict[str, Any]) -> tuple[Any, Any, Any, Any]:
+    """The audit table's measured _eval, measured and proven _expm_p63 and
+    log2 abs cells of one entry."""
+    ev, expm, bound = k.get("eval"), k.get("expm_p63"), k.get("bound") or {}
+    if ev is None:
+        # No fixed-point interface (form eft): no _eval or _expm_p63; the
+        # proven column shows the adaptors' bound, which it is judged on.
+        f = k.get("fpr") or {}
+        log2_fpr = f.get("log2_abs_err")
+        return (None, None, f"(adaptors) {sig(f.get('bound'), 6)}",
+                fixed(log2_fpr) if log2_fpr is not None else None)
+    exhaustive = " (exhaustive)" if ev.get("exhaustive") else ""
+    # A 32-bit kernel is judged on _eval (as the audit's budget is).
+    log2_abs = (expm["log2_abs_err"] if expm else
+                math.log2(ev["max_err_ulp"]) - k["scale_bits"] if ev["max_err_ulp"] else None)
+    return (f"{sig(ev['max_err_ulp'], 6)}{exhaustive}",
+            sig(expm["max_err_2p63"], 4) if expm else None,
+            sig(bound.get("expm_p63_2p63"), 6) if expm else f"(eval) {sig(bound.get('eval_ulp'), 6)}",
+            fixed(log2_abs) if log2_abs is not None else None)
 
 
 def audit(data: dict[str, Any], source: Path) -> str:
@@ -31,20 +56,12 @@ def audit(data: dict[str, Any], source: Path) -> str:
               "constant-time", "2^-43 budget")
     rows = []
     for k in data.get("kernels", []):
-        ev, expm, bound = k["eval"], k.get("expm_p63"), k.get("bound") or {}
         ct_rec = k.get("constant_time") or {}
         ct = ct_rec.get("constant_time")
         direct = " (direct table)" if ct_rec.get("table_access") == "direct" else ""
-        exhaustive = " (exhaustive)" if ev.get("exhaustive") else ""
-        # A 32-bit kernel is judged on _eval (as the audit's budget is).
-        log2_abs = (expm["log2_abs_err"] if expm else
-                    math.log2(ev["max_err_ulp"]) - k["scale_bits"] if ev["max_err_ulp"] else None)
+        measured_eval, measured_expm, proven, log2_abs = _audit_errors(k)
         rows.append((k["name"], k["segments"], k["degree"], k["scale_bits"], k["word_bits"],
-                     k["table_bytes"], f"{sig(ev['max_err_ulp'], 6)}{exhaustive}",
-                     sig(expm["max_err_2p63"], 4) if expm else None,
-                     sig(bound.get("expm_p63_2p63"), 6) if expm else
-                     f"(eval) {sig(bound.get('eval_ulp'), 6)}",
-                     _tightness(k), fixed(log2_abs) if log2_abs is not None else None,
+                     k["table_bytes"], measured_eval, measured_expm, proven, _tightness(k), log2_abs,
                      verdict(ct, "yes", f"no{direct}"), verdict(k.get("falcon_budget_ok"))))
     return (measured_on(data, source, "Errors in units of 2^-63 unless said")
             + "\n" + table.markdown(header, rows) + "\n")

@@ -194,6 +194,23 @@ class Renderers(unittest.TestCase):
         self.assertIn("| 0 | **NO** | yes |", out)
         self.assertNotIn("k32", out)
 
+    def test_audit_with_a_kernel_without_the_fixed_point_interface(self) -> None:
+        # The audit's entry of a form-eft kernel (verify/audit.py): eval and
+        # expm_p63 null, judged on its adaptors; beside a 64-bit kernel.
+        fixed = {"name": "k64", "segments": 1, "degree": 13, "scale_bits": 63, "word_bits": 64,
+                 "table_bytes": 0, "eval": {"max_err_ulp": 0.75, "exhaustive": False},
+                 "expm_p63": {"max_err_2p63": 0.8, "log2_abs_err": -63.32},
+                 "bound": {"expm_p63_2p63": 0.96}, "falcon_budget_ok": True}
+        eft = {"name": "keft", "segments": 16, "degree": 5, "scale_bits": 63, "word_bits": 64,
+               "table_bytes": 256, "fixed_point": False, "eval": None, "expm_p63": None,
+               "bound": {"fpr_expm_p63_2p63": 0.5456},
+               "fpr": {"max_err_2p63": 0.52, "bound": 0.5456, "log2_abs_err": -63.94},
+               "constant_time": {"constant_time": True}, "falcon_budget_ok": True}
+        data = {"measured_on": {"cpu_model": "X", "date": "2026-01-02"}, "kernels": [fixed, eft]}
+        out = tables.audit(data, Path("build/audit.json"))
+        self.assertIn("| keft | 16 | 5 | 63 | 64 | 256 | - | - | (adaptors) 0.5456 | 1.049 | -63.94 | yes | ok |", out)
+        self.assertIn("| k64 | 1 | 13 | 63 | 64 | 0 | 0.75 | 0.8 | 0.96 | 1.200 | -63.32 |", out)
+
     def test_bench_ratios_are_row_over_reference(self) -> None:
         row = {"name": "k", "kind": "kernel", "chain_cycles_median": 50.0, "chain_cycles_p5": 45.0,
                "chain_cycles_p95": 60.0, "batch_cycles_median": 20.0, "batch_cycles_p5": 19.0,
