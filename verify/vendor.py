@@ -34,21 +34,23 @@ def probe_source(kernel: Kernel) -> str:
     upper = name.upper()
     word = kernel.word_bits
     lines = [f'#include "{h}"' for h in kernel.headers]
-    lines += ["#include <stdint.h>", "int main(void)", "{",
-              f"    uint{word}_t z = (uint{word}_t){upper}_Z_MAX / 3;",
-              f"    uint{word}_t acc = {name}_eval(z);",
-              f"    acc += (uint{word}_t)({upper}_SCALE_BITS + {upper}_SEGMENTS + {upper}_DEGREE"
-              f" + {upper}_WORD_BITS + {upper}_TABLE_BYTES + ({upper}_CONTENT_HASH & 1));",
-              f"    acc += (uint{word}_t)({upper}_ERR_BOUND_ULP > 0.0);"]
-    if word == 64:
-        lines += [f"    acc += {name}_expm_p63(z, UINT64_C(0xC000000000000000));",
-                  f"    acc += (uint64_t)({upper}_EXPM_P63_ERR_BOUND > 0.0);"]
+    lines += ["#include <stdint.h>", "int main(void)", "{", f"    uint{word}_t acc = (uint{word}_t)({upper}_CONTENT_HASH & 1);"]
+    if kernel.fixed_point:
+        lines += [f"    uint{word}_t z = (uint{word}_t){upper}_Z_MAX / 3;",
+                  f"    acc += {name}_eval(z);",
+                  f"    acc += (uint{word}_t)({upper}_SCALE_BITS + {upper}_SEGMENTS + {upper}_DEGREE"
+                  f" + {upper}_WORD_BITS + {upper}_TABLE_BYTES);",
+                  f"    acc += (uint{word}_t)({upper}_ERR_BOUND_ULP > 0.0);"]
+        if word == 64:
+            lines += [f"    acc += {name}_expm_p63(z, UINT64_C(0xC000000000000000));",
+                      f"    acc += (uint64_t)({upper}_EXPM_P63_ERR_BOUND > 0.0);"]
     if kernel.falcon_adaptors:
         lines += [f"    acc += {name}_fpr_expm_p63(UINT64_C(0x3FD0000000000000), UINT64_C(0x3FE8000000000000));",
                   f"    acc += {name}_fpr_expm_p63_native(0.25, 0.75);",
                   f"    acc += {name}_fpr_expm_p63_domain(0.25, 0.75);",
                   f"    acc += {name}_fpr_expm_p63_domain_bits(UINT64_C(0x3FD0000000000000), "
-                  "UINT64_C(0x3FE8000000000000));"]
+                  "UINT64_C(0x3FE8000000000000));",
+                  f"    acc += (uint64_t)({upper}_FPR_EXPM_P63_ERR_BOUND > 0.0);"]
     lines += ["    return (int)(acc & 1);", "}"]
     return "\n".join(lines) + "\n"
 
@@ -57,8 +59,12 @@ def second_file(kernel: Kernel) -> str:
     """Another translation unit of the same program: it includes the header
     with the table declared only, and calls the kernel."""
     word = kernel.word_bits
-    return (f"#define {kernel.table_extern_macro}\n" + "".join(f'#include "{h}"\n' for h in kernel.headers)
-            + f"uint{word}_t second_eval(uint{word}_t z);\n"
+    head = f"#define {kernel.table_extern_macro}\n" + "".join(f'#include "{h}"\n' for h in kernel.headers)
+    if not kernel.fixed_point:
+        # No _eval (form eft): the adaptor reads the table instead.
+        return (head + "uint64_t second_fpr(uint64_t x, uint64_t c);\n"
+                + f"uint64_t second_fpr(uint64_t x, uint64_t c) {{ return {kernel.name}_fpr_expm_p63(x, c); }}\n")
+    return (head + f"uint{word}_t second_eval(uint{word}_t z);\n"
             + f"uint{word}_t second_eval(uint{word}_t z) {{ return {kernel.name}_eval(z); }}\n")
 
 
