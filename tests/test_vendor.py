@@ -133,9 +133,10 @@ class LeanForm(unittest.TestCase):
 def _probe_all(k: kfolder.Kernel) -> str:
     """A translation unit with one non-inlined function per entry point."""
     W, name = k.word_bits, k.name
-    lines = [f'#include "{name}.h"',
-             f"uint{W}_t p_eval(uint{W}_t z);", f"uint{W}_t p_eval(uint{W}_t z) {{ return {name}_eval(z); }}"]
-    if W == 64:
+    lines = [f'#include "{name}.h"']
+    if k.fixed_point:
+        lines += [f"uint{W}_t p_eval(uint{W}_t z);", f"uint{W}_t p_eval(uint{W}_t z) {{ return {name}_eval(z); }}"]
+    if W == 64 and k.fixed_point:
         lines += ["uint64_t p_expm(uint64_t z, uint64_t w);",
                   f"uint64_t p_expm(uint64_t z, uint64_t w) {{ return {name}_expm_p63(z, w); }}"]
     if k.falcon_adaptors:
