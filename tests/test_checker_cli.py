@@ -14,7 +14,7 @@ import mpmath
 import kfolder
 from tests import checker_fixtures as fx
 from tests.checker_fixtures import LN2_Z_MAX, ROOT, SMALL, build, one_minus_x_kernel
-from tests.helpers import minimal_sidecar, write_kernel_folder
+from tests.helpers import fpr_only_folder, minimal_sidecar, write_kernel_folder
 from verify import plan
 
 
@@ -49,6 +49,25 @@ class UserKernelTest(unittest.TestCase):
         self.assertTrue(3550 < entries[0]["fpr"]["max_err_2p63"] < 3575)
         self.assertEqual(entries[0]["fpr"]["bound"], kfolder.load(out, "facct").fpr_bound_2p63)
         self.assertIn("facct", r.stdout)
+
+    def test_kernel_without_the_fixed_point_interface(self) -> None:
+        # The back end on a folder of form eft's kind (fpr_only_folder): no
+        # MPFR reference, plan or check.c run (none applies), the adaptors'
+        # checker and the audit only.  The config only names the kernel here
+        # (the folder is written by the test, not rendered).
+        out, build_dir = fx.BUILD / "eft_out", fx.BUILD / "eft_build"
+        fpr_only_folder(out)
+        config = fx.BUILD / "mock_fpr.toml"
+        config.write_text('name = "mock_fpr"\n')
+        r = subprocess.run([sys.executable, "-m", "verify", "kernel", str(config), "--generated", str(out),
+                            "--build", str(build_dir), "--fpr-args", "--uniform 20000 --small 20000 --edge-ccs 1"],
+                           cwd=ROOT, capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("_eval and _expm_p63 not checked", r.stderr)
+        self.assertEqual(sorted(p.name for p in (build_dir / "mock_fpr").iterdir()),
+                         ["audit.json", "check_fpr_mock_fpr", "mock_fpr.fpr.json"])
+        entry = json.loads((build_dir / "mock_fpr" / "audit.json").read_text())["kernels"][0]
+        self.assertEqual((entry["eval"], entry["expm_p63"], entry["within_bounds"]), (None, None, True))
 
     def test_make_kernel_threads_quick_and_results_apart(self) -> None:
         # make kernel takes THREADS and QUICK, says what it does in a log,
