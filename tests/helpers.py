@@ -140,11 +140,14 @@ def fpr_only_folder(root: Path, name: str = "mock_fpr", source: str = "falcon_x8
     def rename(text: str) -> str:
         return text.replace(source, name).replace(source.upper(), name.upper())
 
-    header = rename(src.header.read_text())
-    for old in (f"{name}_eval(", f"{name}_expm_p63("):
-        header = header.replace(old, old.replace(name, f"{name}_hidden"))
-    for macro in ("Z_MAX", "ERR_BOUND_ULP", "EXPM_P63_ERR_BOUND"):
-        header = re.sub(rf"\b{name.upper()}_{macro}\b", f"{name.upper()}_HIDDEN_{macro}", header)
+    def hide(text: str) -> str:
+        for old in (f"{name}_eval(", f"{name}_expm_p63("):
+            text = text.replace(old, old.replace(name, f"{name}_hidden"))
+        for macro in ("Z_MAX", "ERR_BOUND_ULP", "EXPM_P63_ERR_BOUND"):
+            text = re.sub(rf"\b{name.upper()}_{macro}\b", f"{name.upper()}_HIDDEN_{macro}", text)
+        return text
+
+    header = hide(rename(src.header.read_text()))
     sidecar = json.loads(rename(src.sidecar_path.read_text()))
     for key in FIXED_POINT_KEYS:
         sidecar.pop(key, None)
@@ -157,5 +160,6 @@ def fpr_only_folder(root: Path, name: str = "mock_fpr", source: str = "falcon_x8
                         "method": f"the bound of {source}'s adaptors (a test fixture)"}
     kernel = kfolder.Kernel(name, folder, sidecar)
     kernel.header.write_text(header)
+    kernel.annotated_header.write_text(hide(rename(src.annotated_header.read_text())))
     kernel.sidecar_path.write_text(json.dumps(sidecar, indent=1))
     return kfolder.load(root, name)

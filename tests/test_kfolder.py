@@ -33,8 +33,10 @@ class ShippedFolders(unittest.TestCase):
             # The generator writes a Gappa script unless the products are
             # truncated limbs, which the certificate does not model, or the
             # kernel is of form head (certify/gappa_head.py renders its
-            # scripts from the sidecar's claims, one per piece).
-            expected = not gappa.has_limb_products(k.sidecar) and k.sidecar.get("form") != "head"
+            # scripts from the sidecar's claims, one per piece), or has no
+            # fixed-point interface (form eft: no polynomial to certify).
+            expected = (not gappa.has_limb_products(k.sidecar) and k.sidecar.get("form") != "head"
+                        and k.fixed_point)
             self.assertEqual(k.gappa_script.is_file(), expected, name)
             # Nothing else: one header, the rest in provenance/.
             files = {p.relative_to(k.folder).as_posix() for p in k.folder.rglob("*") if p.is_file()}
