@@ -41,8 +41,8 @@ class EftKernel:
     def table_bytes(self) -> int:
         """The constants read whole at every call: Eh and El for the AVX-512
         permute (16 each), their AVX2 XOR rows (12 each), the scalar scan's
-        (Eh, El) pairs (12), all doubles."""
-        return 8 * (2 * 16 + 2 * ROWS + 2 * ROWS)
+        (Eh, El) pairs and its keys (12 of each), 8 bytes apiece."""
+        return 8 * (2 * 16 + 2 * ROWS + 2 * ROWS + 2 * ROWS)
 
 
 def _double(b: int) -> float:

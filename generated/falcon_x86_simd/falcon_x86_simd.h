@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: CC0-1.0
- * falcon_x86_simd.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 387b19cac913df34) from
+ * falcon_x86_simd.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 2f63ccf762338f76) from
  * kernels/falcon_x86_simd.toml (sha256 7e5459f7255370a61e03f4799d462305c165c447000bf569b854e441e76adc09); regenerate in the project root with:
  *     python3 -m gen render kernels/falcon_x86_simd.toml --out generated
  * Parameters other than the defaults: scale_bits = 63, degree = 8,
@@ -9,7 +9,7 @@
  * f(x) = exp(-x):
  *     |falcon_x86_simd_fpr_expm_p63*(x, ccs) - ccs exp(-x) 2^63| <= 0.546170 units of 2^-63, x in [0, ln 2), ccs in [0, 1]
  */
-#if defined(FALCON_X86_SIMD_CONTENT_HASH) && FALCON_X86_SIMD_CONTENT_HASH != 0x6772622be033cfbdu
+#if defined(FALCON_X86_SIMD_CONTENT_HASH) && FALCON_X86_SIMD_CONTENT_HASH != 0xb6449bf0e25d9f02u
 #error "falcon_x86_simd.h: another render of this kernel was included before this one"
 #endif
 #ifndef FALCON_X86_SIMD_H
@@ -17,7 +17,7 @@
 
 #include <stdint.h>
 
-#define FALCON_X86_SIMD_CONTENT_HASH 0x6772622be033cfbdu
+#define FALCON_X86_SIMD_CONTENT_HASH 0xb6449bf0e25d9f02u
 
 /**
  * falcon_x86_simd_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns, _native(x, ccs)
@@ -49,7 +49,7 @@
 #define FALCON_X86_SIMD_FPR_EXPM_P63_ERR_BOUND 0.546170
 #define FALCON_X86_SIMD_SEGMENTS 16
 #define FALCON_X86_SIMD_DEGREE 8
-#define FALCON_X86_SIMD_TABLE_BYTES 640
+#define FALCON_X86_SIMD_TABLE_BYTES 832
 #define FALCON_X86_SIMD_X_FLUSH_BITS INT64_C(0x3AF0000000000000)
 #define FALCON_X86_SIMD_C_FLUSH_BITS INT64_C(0x3BF0000000000000)
 #define FALCON_X86_SIMD_KOFF UINT64_C(0x4338000000000000)
@@ -105,6 +105,20 @@ static const double falcon_x86_simd_tab_pairs[24] __attribute__((aligned(16))) =
     0x1.120dc934993e8p-1, -0x1.5353ad174351dp-55,
     0x1.017323fd90020p-1, 0x1.b08c1550c28b5p-55,
 };
+static const uint64_t falcon_x86_simd_tab_keys[24] __attribute__((aligned(16))) = {
+    FALCON_X86_SIMD_KOFF + 0u, FALCON_X86_SIMD_KOFF + 0u,
+    FALCON_X86_SIMD_KOFF + 1u, FALCON_X86_SIMD_KOFF + 1u,
+    FALCON_X86_SIMD_KOFF + 2u, FALCON_X86_SIMD_KOFF + 2u,
+    FALCON_X86_SIMD_KOFF + 3u, FALCON_X86_SIMD_KOFF + 3u,
+    FALCON_X86_SIMD_KOFF + 4u, FALCON_X86_SIMD_KOFF + 4u,
+    FALCON_X86_SIMD_KOFF + 5u, FALCON_X86_SIMD_KOFF + 5u,
+    FALCON_X86_SIMD_KOFF + 6u, FALCON_X86_SIMD_KOFF + 6u,
+    FALCON_X86_SIMD_KOFF + 7u, FALCON_X86_SIMD_KOFF + 7u,
+    FALCON_X86_SIMD_KOFF + 8u, FALCON_X86_SIMD_KOFF + 8u,
+    FALCON_X86_SIMD_KOFF + 9u, FALCON_X86_SIMD_KOFF + 9u,
+    FALCON_X86_SIMD_KOFF + 10u, FALCON_X86_SIMD_KOFF + 10u,
+    FALCON_X86_SIMD_KOFF + 11u, FALCON_X86_SIMD_KOFF + 11u,
+};
 static const uint64_t falcon_x86_simd_tabx_eh[12] __attribute__((aligned(32))) = {
     UINT64_C(0x3FF0000000000000), UINT64_C(0x3FEE0FABFBC702A4), UINT64_C(0x3FEC3D6A24ED8222), UINT64_C(0x3FEA876812C0877C), UINT64_C(0x0018EBEF9EAC820B), UINT64_C(0x000966CED6352DDA), UINT64_C(0x0009C32C31040CAD), UINT64_C(0x000E2E4F0BF67A75), UINT64_C(0x000B835D62C31401), UINT64_C(0x000552CC1D3379F5), UINT64_C(0x0004DE9A86A01D67), UINT64_C(0x0004BE1526EFFD29),
 };
@@ -143,11 +157,32 @@ FALCON_X86_SIMD_INLINE double falcon_x86_simd_min(double a, double b) {
 FALCON_X86_SIMD_INLINE __m128d falcon_x86_simd_select(double m) {
     __m128i v = _mm_set1_epi64x((long long)falcon_x86_simd_bits(m));
     __m128i acc = _mm_setzero_si128();
-    int k;
-    for (k = 0; k < 12; k++) {
-        __m128i hit = _mm_cmpeq_epi64(v, _mm_set1_epi64x((long long)(FALCON_X86_SIMD_KOFF + (uint64_t)k)));
-        acc = _mm_or_si128(acc, _mm_and_si128(hit, _mm_load_si128((const __m128i *)(const void *)(falcon_x86_simd_tab_pairs + 2 * k))));
-    }
+    const uint64_t *keys = falcon_x86_simd_tab_keys;
+    __asm__("" : "+r"(keys));
+    acc = _mm_or_si128(acc, _mm_and_si128(_mm_cmpeq_epi64(v, _mm_load_si128((const __m128i *)(const void *)(keys + 0))),
+                                          _mm_load_si128((const __m128i *)(const void *)(falcon_x86_simd_tab_pairs + 0))));
+    acc = _mm_or_si128(acc, _mm_and_si128(_mm_cmpeq_epi64(v, _mm_load_si128((const __m128i *)(const void *)(keys + 2))),
+                                          _mm_load_si128((const __m128i *)(const void *)(falcon_x86_simd_tab_pairs + 2))));
+    acc = _mm_or_si128(acc, _mm_and_si128(_mm_cmpeq_epi64(v, _mm_load_si128((const __m128i *)(const void *)(keys + 4))),
+                                          _mm_load_si128((const __m128i *)(const void *)(falcon_x86_simd_tab_pairs + 4))));
+    acc = _mm_or_si128(acc, _mm_and_si128(_mm_cmpeq_epi64(v, _mm_load_si128((const __m128i *)(const void *)(keys + 6))),
+                                          _mm_load_si128((const __m128i *)(const void *)(falcon_x86_simd_tab_pairs + 6))));
+    acc = _mm_or_si128(acc, _mm_and_si128(_mm_cmpeq_epi64(v, _mm_load_si128((const __m128i *)(const void *)(keys + 8))),
+                                          _mm_load_si128((const __m128i *)(const void *)(falcon_x86_simd_tab_pairs + 8))));
+    acc = _mm_or_si128(acc, _mm_and_si128(_mm_cmpeq_epi64(v, _mm_load_si128((const __m128i *)(const void *)(keys + 10))),
+                                          _mm_load_si128((const __m128i *)(const void *)(falcon_x86_simd_tab_pairs + 10))));
+    acc = _mm_or_si128(acc, _mm_and_si128(_mm_cmpeq_epi64(v, _mm_load_si128((const __m128i *)(const void *)(keys + 12))),
+                                          _mm_load_si128((const __m128i *)(const void *)(falcon_x86_simd_tab_pairs + 12))));
+    acc = _mm_or_si128(acc, _mm_and_si128(_mm_cmpeq_epi64(v, _mm_load_si128((const __m128i *)(const void *)(keys + 14))),
+                                          _mm_load_si128((const __m128i *)(const void *)(falcon_x86_simd_tab_pairs + 14))));
+    acc = _mm_or_si128(acc, _mm_and_si128(_mm_cmpeq_epi64(v, _mm_load_si128((const __m128i *)(const void *)(keys + 16))),
+                                          _mm_load_si128((const __m128i *)(const void *)(falcon_x86_simd_tab_pairs + 16))));
+    acc = _mm_or_si128(acc, _mm_and_si128(_mm_cmpeq_epi64(v, _mm_load_si128((const __m128i *)(const void *)(keys + 18))),
+                                          _mm_load_si128((const __m128i *)(const void *)(falcon_x86_simd_tab_pairs + 18))));
+    acc = _mm_or_si128(acc, _mm_and_si128(_mm_cmpeq_epi64(v, _mm_load_si128((const __m128i *)(const void *)(keys + 20))),
+                                          _mm_load_si128((const __m128i *)(const void *)(falcon_x86_simd_tab_pairs + 20))));
+    acc = _mm_or_si128(acc, _mm_and_si128(_mm_cmpeq_epi64(v, _mm_load_si128((const __m128i *)(const void *)(keys + 22))),
+                                          _mm_load_si128((const __m128i *)(const void *)(falcon_x86_simd_tab_pairs + 22))));
     return _mm_castsi128_pd(acc);
 }
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: CC0-1.0
- * falcon_x86_simd.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 387b19cac913df34) from
+ * falcon_x86_simd.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 2f63ccf762338f76) from
  * kernels/falcon_x86_simd.toml (sha256 7e5459f7255370a61e03f4799d462305c165c447000bf569b854e441e76adc09); regenerate in the project root with:
  *     python3 -m gen render kernels/falcon_x86_simd.toml --out generated
  * Parameters other than the defaults: scale_bits = 63, degree = 8,
@@ -34,7 +34,7 @@
  * Computed:
  *   j = round(16 x) (0..11), t = x - j/16 exact, |t| <= 1/32; exp(-j/16) = Eh + El from 16 rows
  *   e^-t = 1 - t + t^2/2 + t^3 p(t), p of degree 5: -0x1.5555555555558p-3, 0x1.5555555555556p-5, -0x1.1111111041036p-7, 0x1.6c16c16b70503p-10, -0x1.a01c2c6edca70p-13, 0x1.a01bbd78854dbp-16
- *   constants read whole per call: 640 bytes
+ *   constants read whole per call: 832 bytes
  *   |small part| <= 4.72813e+13 (< 2^51)
  *   bound, units of 2^-63:
  *     0.500001  final rounding of the small part to an integer
@@ -53,7 +53,7 @@
 /* Two different renders of this kernel in one translation unit (another
  * copy of the header earlier on the include path) stop the build here:
  * the include guard alone would silently keep the first. */
-#if defined(FALCON_X86_SIMD_CONTENT_HASH) && FALCON_X86_SIMD_CONTENT_HASH != 0x6772622be033cfbdu
+#if defined(FALCON_X86_SIMD_CONTENT_HASH) && FALCON_X86_SIMD_CONTENT_HASH != 0xb6449bf0e25d9f02u
 #error "falcon_x86_simd.h: another render of this kernel was included before this one"
 #endif
 #ifndef FALCON_X86_SIMD_H
@@ -62,7 +62,7 @@
 #include <stdint.h>
 
 /* Names the render that wrote this header (the sidecar in provenance/ carries the same). */
-#define FALCON_X86_SIMD_CONTENT_HASH 0x6772622be033cfbdu
+#define FALCON_X86_SIMD_CONTENT_HASH 0xb6449bf0e25d9f02u
 
 /**
  * falcon_x86_simd_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns, _native(x, ccs)
@@ -102,7 +102,7 @@
 #define FALCON_X86_SIMD_FPR_EXPM_P63_ERR_BOUND 0.546170
 #define FALCON_X86_SIMD_SEGMENTS 16
 #define FALCON_X86_SIMD_DEGREE 8
-#define FALCON_X86_SIMD_TABLE_BYTES 640
+#define FALCON_X86_SIMD_TABLE_BYTES 832
 /* Flush thresholds, compared with the bit patterns as signed integers:
  * x below 2^-80 and ccs below 2^-64 (negative numbers and -0 included)
  * count as 0, so that no subnormal ever reaches a binary64 unit. */
@@ -167,6 +167,22 @@ static const double falcon_x86_simd_tab_pairs[24] __attribute__((aligned(16))) =
     0x1.120dc934993e8p-1, -0x1.5353ad174351dp-55,
     0x1.017323fd90020p-1, 0x1.b08c1550c28b5p-55,
 };
+/* The scalar select's keys: bits(m) = KOFF + j, twice per row (one compare
+ * tests both lanes), loaded from memory rather than built in registers. */
+static const uint64_t falcon_x86_simd_tab_keys[24] __attribute__((aligned(16))) = {
+    FALCON_X86_SIMD_KOFF + 0u, FALCON_X86_SIMD_KOFF + 0u,
+    FALCON_X86_SIMD_KOFF + 1u, FALCON_X86_SIMD_KOFF + 1u,
+    FALCON_X86_SIMD_KOFF + 2u, FALCON_X86_SIMD_KOFF + 2u,
+    FALCON_X86_SIMD_KOFF + 3u, FALCON_X86_SIMD_KOFF + 3u,
+    FALCON_X86_SIMD_KOFF + 4u, FALCON_X86_SIMD_KOFF + 4u,
+    FALCON_X86_SIMD_KOFF + 5u, FALCON_X86_SIMD_KOFF + 5u,
+    FALCON_X86_SIMD_KOFF + 6u, FALCON_X86_SIMD_KOFF + 6u,
+    FALCON_X86_SIMD_KOFF + 7u, FALCON_X86_SIMD_KOFF + 7u,
+    FALCON_X86_SIMD_KOFF + 8u, FALCON_X86_SIMD_KOFF + 8u,
+    FALCON_X86_SIMD_KOFF + 9u, FALCON_X86_SIMD_KOFF + 9u,
+    FALCON_X86_SIMD_KOFF + 10u, FALCON_X86_SIMD_KOFF + 10u,
+    FALCON_X86_SIMD_KOFF + 11u, FALCON_X86_SIMD_KOFF + 11u,
+};
 /* The AVX2 select's rows as bit patterns: A = entries 0..3, A ^ B, B ^ C
  * (B = 4..7, C = 8..11), so that E = P(A) ^ (P(A^B) & [j >= 4]) ^ (P(B^C) & [j >= 8]). */
 static const uint64_t falcon_x86_simd_tabx_eh[12] __attribute__((aligned(32))) = {
@@ -210,15 +226,39 @@ FALCON_X86_SIMD_INLINE double falcon_x86_simd_min(double a, double b) {
 }
 
 /* (Eh[j], El[j]) for bits(m) = KOFF + j: every pair is loaded, ANDed with
- * the mask of bits(m) == KOFF + k and ORed in, so that no address depends on j. */
+ * the mask of bits(m) == KOFF + k and ORed in (unrolled: not even a loop
+ * branch), so that no address and no branch depends on j. */
 FALCON_X86_SIMD_INLINE __m128d falcon_x86_simd_select(double m) {
     __m128i v = _mm_set1_epi64x((long long)falcon_x86_simd_bits(m));
     __m128i acc = _mm_setzero_si128();
-    int k;
-    for (k = 0; k < 12; k++) {
-        __m128i hit = _mm_cmpeq_epi64(v, _mm_set1_epi64x((long long)(FALCON_X86_SIMD_KOFF + (uint64_t)k)));
-        acc = _mm_or_si128(acc, _mm_and_si128(hit, _mm_load_si128((const __m128i *)(const void *)(falcon_x86_simd_tab_pairs + 2 * k))));
-    }
+    /* Opaque to the optimizer, so that GCC reads the keys from memory as
+     * compare operands instead of rebuilding each in a register. */
+    const uint64_t *keys = falcon_x86_simd_tab_keys;
+    __asm__("" : "+r"(keys));
+    acc = _mm_or_si128(acc, _mm_and_si128(_mm_cmpeq_epi64(v, _mm_load_si128((const __m128i *)(const void *)(keys + 0))),
+                                          _mm_load_si128((const __m128i *)(const void *)(falcon_x86_simd_tab_pairs + 0))));
+    acc = _mm_or_si128(acc, _mm_and_si128(_mm_cmpeq_epi64(v, _mm_load_si128((const __m128i *)(const void *)(keys + 2))),
+                                          _mm_load_si128((const __m128i *)(const void *)(falcon_x86_simd_tab_pairs + 2))));
+    acc = _mm_or_si128(acc, _mm_and_si128(_mm_cmpeq_epi64(v, _mm_load_si128((const __m128i *)(const void *)(keys + 4))),
+                                          _mm_load_si128((const __m128i *)(const void *)(falcon_x86_simd_tab_pairs + 4))));
+    acc = _mm_or_si128(acc, _mm_and_si128(_mm_cmpeq_epi64(v, _mm_load_si128((const __m128i *)(const void *)(keys + 6))),
+                                          _mm_load_si128((const __m128i *)(const void *)(falcon_x86_simd_tab_pairs + 6))));
+    acc = _mm_or_si128(acc, _mm_and_si128(_mm_cmpeq_epi64(v, _mm_load_si128((const __m128i *)(const void *)(keys + 8))),
+                                          _mm_load_si128((const __m128i *)(const void *)(falcon_x86_simd_tab_pairs + 8))));
+    acc = _mm_or_si128(acc, _mm_and_si128(_mm_cmpeq_epi64(v, _mm_load_si128((const __m128i *)(const void *)(keys + 10))),
+                                          _mm_load_si128((const __m128i *)(const void *)(falcon_x86_simd_tab_pairs + 10))));
+    acc = _mm_or_si128(acc, _mm_and_si128(_mm_cmpeq_epi64(v, _mm_load_si128((const __m128i *)(const void *)(keys + 12))),
+                                          _mm_load_si128((const __m128i *)(const void *)(falcon_x86_simd_tab_pairs + 12))));
+    acc = _mm_or_si128(acc, _mm_and_si128(_mm_cmpeq_epi64(v, _mm_load_si128((const __m128i *)(const void *)(keys + 14))),
+                                          _mm_load_si128((const __m128i *)(const void *)(falcon_x86_simd_tab_pairs + 14))));
+    acc = _mm_or_si128(acc, _mm_and_si128(_mm_cmpeq_epi64(v, _mm_load_si128((const __m128i *)(const void *)(keys + 16))),
+                                          _mm_load_si128((const __m128i *)(const void *)(falcon_x86_simd_tab_pairs + 16))));
+    acc = _mm_or_si128(acc, _mm_and_si128(_mm_cmpeq_epi64(v, _mm_load_si128((const __m128i *)(const void *)(keys + 18))),
+                                          _mm_load_si128((const __m128i *)(const void *)(falcon_x86_simd_tab_pairs + 18))));
+    acc = _mm_or_si128(acc, _mm_and_si128(_mm_cmpeq_epi64(v, _mm_load_si128((const __m128i *)(const void *)(keys + 20))),
+                                          _mm_load_si128((const __m128i *)(const void *)(falcon_x86_simd_tab_pairs + 20))));
+    acc = _mm_or_si128(acc, _mm_and_si128(_mm_cmpeq_epi64(v, _mm_load_si128((const __m128i *)(const void *)(keys + 22))),
+                                          _mm_load_si128((const __m128i *)(const void *)(falcon_x86_simd_tab_pairs + 22))));
     return _mm_castsi128_pd(acc);
 }
 
