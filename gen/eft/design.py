@@ -6,9 +6,11 @@ in research/fp_batch/):
 
 * j = round(N x) and the exact reduced argument t = x - j/N, |t| <= 1/(2N);
 * exp(-j/N) as a double-double Eh + El from a table selected in registers;
-* the large part W Eh e^-t (W = ccs 2^63, exact) summed in the binade
-  [2^64, 2^65), where every rounding error is recovered by one more FMA;
-* the small part (those errors, W El and the polynomial remainder) summed
+* the large part ccs 2^63 Eh e^-t (the table holds 2^63 Eh and 2^63 El, so
+  ccs times an entry is ccs 2^63 times it, exactly as one product) summed in
+  the binade [2^64, 2^65), where every rounding error is recovered by one
+  more FMA;
+* the small part (those errors, ccs 2^63 El and the polynomial remainder) summed
   and rounded once to an integer.
 
 Everything here is exact or deterministic: the table and the polynomial
@@ -66,6 +68,16 @@ class Design:
     poly: tuple[float, ...]
 
     @property
+    def eh63(self) -> tuple[float, ...]:
+        """2^63 Eh, the rows the kernel reads (exact: a power-of-two scaling)."""
+        return tuple(v * 2.0 ** 63 for v in self.eh)
+
+    @property
+    def el63(self) -> tuple[float, ...]:
+        """2^63 El (exact; every El is at least 2^-70 or 0, so no underflow)."""
+        return tuple(v * 2.0 ** 63 for v in self.el)
+
+    @property
     def xor_rows(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """The AVX2 select's rows of Eh and of El as bit patterns: A = rows
         0..3, A ^ B, B ^ C (B = 4..7, C = 8..11), so that
@@ -73,7 +85,7 @@ class Design:
         def rows(tab: tuple[float, ...]) -> tuple[int, ...]:
             b = [bits(v) for v in tab[:ROWS]]
             return tuple(b[0:4] + [b[i] ^ b[i + 4] for i in range(4)] + [b[i + 4] ^ b[i + 8] for i in range(4)])
-        return rows(self.eh), rows(self.el)
+        return rows(self.eh63), rows(self.el63)
 
 
 def r_taylor(k: int) -> Fraction:
@@ -124,7 +136,7 @@ def make_design(poly_degree: int) -> Design:
 # The operation list.  Each binary64 operation rounds once to nearest even:
 #   fma(a, b, c) = RN(a b + c), fnma(a, b, c) = RN(c - a b), fms(a, b, c) = RN(a b - c),
 #   mul, add, sub as usual.  Operands are names of earlier results, of the
-#   inputs (x, W = ccs 2^63, Eh, El) or of constants (CONSTANTS, p0..pm).
+#   inputs (x, ccs, and the table entries Eh = 2^63 Eh[j], El = 2^63 El[j]) or of constants (CONSTANTS, p0..pm).
 # Every rendering (scalar, AVX-512, AVX2) walks this list in this order,
 # which is why their results are the same bits.
 
@@ -155,9 +167,9 @@ def main_ops(poly_degree: int) -> tuple[Op, ...]:
     horner = [Op(f"r{m - 1}", "fma", (f"p{m}", "t", f"p{m - 1}"), "Horner step of p(t)")]
     horner += [Op(f"r{k}", "fma", (f"r{k + 1}", "t", f"p{k}"), "Horner step of p(t)") for k in range(m - 2, -1, -1)]
     return (
-        Op("s1", "fma", ("W", "Eh", "C64"), "s1 = RN(2^64 + W Eh), in [2^64, 2^65)"),
+        Op("s1", "fma", ("ccs", "Eh", "C64"), "s1 = RN(2^64 + ccs 2^63 Eh), in [2^64, 2^65)"),
         Op("z1", "sub", ("s1", "C64"), "z1 = s1 - 2^64, exact"),
-        Op("e1", "fms", ("W", "Eh", "z1"), "e1 = RN(W Eh - z1): the rounding error of s1, |e1| <= 2^11"),
+        Op("e1", "fms", ("ccs", "Eh", "z1"), "e1 = RN(ccs 2^63 Eh - z1): the rounding error of s1, |e1| <= 2^11"),
         Op("s2", "fnma", ("z1", "t", "s1"), "s2 = RN(s1 - z1 t)"),
         Op("y", "sub", ("s1", "s2"), "y = s1 - s2, exact"),
         Op("e2", "fnma", ("z1", "t", "y"), "e2 = RN(y - z1 t): the rounding error of s2"),
@@ -170,7 +182,7 @@ def main_ops(poly_degree: int) -> tuple[Op, ...]:
         Op("e2p", "add", ("tr", "HALF"), "~ (e^-t - 1 + t)/t^2 = 1/2 + t r(t)"),
         Op("g", "fnma", ("t", "e2p", "ONE"), "~ 1 - t (e^-t - 1 + t)/t^2"),
         Op("em", "fnma", ("t", "g", "ONE"), "~ e^-t"),
-        Op("L", "fma", ("W", "El", "e1"), "W El + e1"),
+        Op("L", "fma", ("ccs", "El", "e1"), "ccs 2^63 El + e1"),
         Op("sm1", "fma", ("e2", "g", "e3"), "small part: e2 g + e3"),
         Op("sm2", "fma", ("L", "em", "sm1"), "... + L e^-t"),
         Op("yt", "mul", ("y", "t"), "y t"),

@@ -63,11 +63,11 @@ def kernel(d: Design, x: float, ccs: float, trace: Trace | None = None) -> int:
     cf = flush(ccs, C_FLUSH_BITS)
     env: dict[str, float] = {k: float(v) for k, v in constants(d).items()}
     env["x"] = xf
-    env["W"] = float(Fraction(cf) * 2 ** 63)
+    env["ccs"] = cf
     for op in INDEX_OPS:
         _run(op, env, t)
     j = bits(env["m"]) & 15
-    env["Eh"], env["El"] = d.eh[j], d.el[j]
+    env["Eh"], env["El"] = d.eh63[j], d.el63[j]
     for op in main_ops(len(d.poly) - 1):
         _run(op, env, t)
     t.values.update(env)

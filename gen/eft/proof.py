@@ -8,7 +8,8 @@ operation list of the small part:
 
 * L1-L3 (exact steps).  m = RN(16 x + 1.5 2^52) = 1.5 2^52 + round(16 x)
   because 16 x < 2^51; t = x - j/16 is exact (t = x for j = 0, Sterbenz for
-  j >= 1, where x lies in [j/32, 2 j/16]); W = ccs 2^63 is exact.
+  j >= 1, where x lies in [j/32, 2 j/16]); the table holds 2^63 Eh and
+  2^63 El, so ccs times an entry is W Eh or W El with W = ccs 2^63.
 * L4 (binade).  Each exact sum behind s1, s2, s3 lies in [2^64, 2^65), so
   the three s are there too (2^64 and 2^65 are doubles, rounding is
   monotone); doubles there are the multiples of 2^12, so z1, y and s2 - s3
@@ -175,13 +176,13 @@ def _approx_term(d: Design, l_max: Fraction) -> Fraction:
 
 def _small_part(d: Design) -> tuple[Val, dict[str, Val]]:
     """The small part's operations propagated from its inputs."""
-    el = [Fraction(v) for v in d.el[:ROWS]]
+    el = [Fraction(v) for v in d.el63[:ROWS]]
     y_max = W_MAX * H + E_HALF
     vals: dict[str, Val] = {k: Val(Iv(v, v), Fraction(0)) for k, v in constants(d).items()}
     vals |= {
         "t": Val(Iv(-H, H), Fraction(0)),
         "y": Val(Iv(-y_max, y_max), Fraction(0)),
-        "W": Val(Iv(Fraction(0), W_MAX), Fraction(0)),
+        "ccs": Val(Iv(Fraction(0), Fraction(1)), Fraction(0)),
         "El": Val(Iv(min(el), max(el)), Fraction(0)),
     }
     for e in ("e1", "e2", "e3"):
@@ -202,7 +203,8 @@ def _lemmas(d: Design, small_max: Fraction) -> tuple[str, ...]:
         (all(Fraction(j, 32) <= Fraction(2 * j - 1, 32) and Fraction(2 * j + 1, 32) <= Fraction(2 * j, 16)
              for j in range(1, ROWS)),
          "L2: for j >= 1, x in [(2j - 1)/32, (2j + 1)/32] lies in [j/32, 2 j/16]: x - j/16 is exact (Sterbenz)"),
-        (max(d.eh) <= 1, "L4a: W Eh <= 2^63, so 2^64 + W Eh lies in [2^64, 2^64 + 2^63]"),
+        (max(Fraction(v) for v in d.eh63) <= W_MAX,
+         "L4a: ccs 2^63 Eh <= 2^63, so 2^64 + ccs 2^63 Eh lies in [2^64, 2^64 + 2^63]"),
         (C64 + W_MAX * (1 + H) + E_HALF < 2 * C64,
          "L4b: s1 - z1 t = 2^64 + z1 (1 - t) and s2 + y t/2 (y t >= 0) lie in [2^64, 2^64 + 2^63 (1 + 1/32) + 2^12]"),
         (small_max < Fraction(2) ** 51,
@@ -218,7 +220,7 @@ def prove(d: Design) -> EftProof:
     """Every term of the bound; GenError if a lemma does not hold."""
     sm3, vals = _small_part(d)
     small_max = sm3.ideal.mag + sm3.err
-    l_max = W_MAX * max(abs(Fraction(v)) for v in d.el[:ROWS]) + E_HALF
+    l_max = max(abs(Fraction(v)) for v in d.el63[:ROWS]) + E_HALF
     terms = (
         Term("final rounding of the small part to an integer", Fraction(1, 2)),
         Term("p - r, weighted by what multiplies it (interval arithmetic)", _approx_term(d, l_max)),

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: CC0-1.0
- * falcon_x86_simd.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 2f63ccf762338f76) from
+ * falcon_x86_simd.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 2af9d9e838126aa6) from
  * kernels/falcon_x86_simd.toml (sha256 7e5459f7255370a61e03f4799d462305c165c447000bf569b854e441e76adc09); regenerate in the project root with:
  *     python3 -m gen render kernels/falcon_x86_simd.toml --out generated
  * Parameters other than the defaults: scale_bits = 63, degree = 8,
@@ -9,7 +9,7 @@
  * f(x) = exp(-x):
  *     |falcon_x86_simd_fpr_expm_p63*(x, ccs) - ccs exp(-x) 2^63| <= 0.546170 units of 2^-63, x in [0, ln 2), ccs in [0, 1]
  */
-#if defined(FALCON_X86_SIMD_CONTENT_HASH) && FALCON_X86_SIMD_CONTENT_HASH != 0xb6449bf0e25d9f02u
+#if defined(FALCON_X86_SIMD_CONTENT_HASH) && FALCON_X86_SIMD_CONTENT_HASH != 0xb7ac2651a4b2a6cdu
 #error "falcon_x86_simd.h: another render of this kernel was included before this one"
 #endif
 #ifndef FALCON_X86_SIMD_H
@@ -17,7 +17,7 @@
 
 #include <stdint.h>
 
-#define FALCON_X86_SIMD_CONTENT_HASH 0xb6449bf0e25d9f02u
+#define FALCON_X86_SIMD_CONTENT_HASH 0xb7ac2651a4b2a6cdu
 
 /**
  * falcon_x86_simd_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns, _native(x, ccs)
@@ -56,54 +56,54 @@
 #define FALCON_X86_SIMD_INLINE static inline __attribute__((always_inline))
 
 static const double falcon_x86_simd_tab_eh[16] __attribute__((aligned(64))) = {
-    0x1.0000000000000p+0,
-    0x1.e0fabfbc702a4p-1,
-    0x1.c3d6a24ed8222p-1,
-    0x1.a876812c0877cp-1,
-    0x1.8ebef9eac820bp-1,
-    0x1.769652df22f7ep-1,
-    0x1.5fe4615e98e8fp-1,
-    0x1.4a9271936fd09p-1,
-    0x1.368b2fc6f960ap-1,
-    0x1.23ba930c1568bp-1,
-    0x1.120dc934993e8p-1,
-    0x1.017323fd90020p-1,
-    0x1.e3b40ebefcd7ep-2,
-    0x1.c665b1e1f1e0dp-2,
-    0x1.aadde095dad4bp-2,
-    0x1.910110be06976p-2,
+    0x1.0000000000000p+63,
+    0x1.e0fabfbc702a4p+62,
+    0x1.c3d6a24ed8222p+62,
+    0x1.a876812c0877cp+62,
+    0x1.8ebef9eac820bp+62,
+    0x1.769652df22f7ep+62,
+    0x1.5fe4615e98e8fp+62,
+    0x1.4a9271936fd09p+62,
+    0x1.368b2fc6f960ap+62,
+    0x1.23ba930c1568bp+62,
+    0x1.120dc934993e8p+62,
+    0x1.017323fd90020p+62,
+    0x1.e3b40ebefcd7ep+61,
+    0x1.c665b1e1f1e0dp+61,
+    0x1.aadde095dad4bp+61,
+    0x1.910110be06976p+61,
 };
 static const double falcon_x86_simd_tab_el[16] __attribute__((aligned(64))) = {
     0.0,
-    -0x1.8d0e700fcfb65p-56,
-    -0x1.e1e0a76cb0685p-55,
-    -0x1.fd36226fadd44p-56,
-    -0x1.797d4686c5393p-57,
-    0x1.3445f7544e0efp-57,
-    -0x1.5613923fd9eeep-55,
-    -0x1.4edd8a92eb584p-56,
-    -0x1.85314b9559e64p-61,
-    -0x1.b61343fc21a3bp-64,
-    -0x1.5353ad174351dp-55,
-    0x1.b08c1550c28b5p-55,
-    0x1.4bbf0f4cffc58p-56,
-    0x1.066bfc732c207p-60,
-    0x1.00953b6ea1c60p-56,
-    0x1.c14c2e7d1c9a4p-59,
+    -0x1.8d0e700fcfb65p+7,
+    -0x1.e1e0a76cb0685p+8,
+    -0x1.fd36226fadd44p+7,
+    -0x1.797d4686c5393p+6,
+    0x1.3445f7544e0efp+6,
+    -0x1.5613923fd9eeep+8,
+    -0x1.4edd8a92eb584p+7,
+    -0x1.85314b9559e64p+2,
+    -0x1.b61343fc21a3bp-1,
+    -0x1.5353ad174351dp+8,
+    0x1.b08c1550c28b5p+8,
+    0x1.4bbf0f4cffc58p+7,
+    0x1.066bfc732c207p+3,
+    0x1.00953b6ea1c60p+7,
+    0x1.c14c2e7d1c9a4p+4,
 };
 static const double falcon_x86_simd_tab_pairs[24] __attribute__((aligned(16))) = {
-    0x1.0000000000000p+0, 0.0,
-    0x1.e0fabfbc702a4p-1, -0x1.8d0e700fcfb65p-56,
-    0x1.c3d6a24ed8222p-1, -0x1.e1e0a76cb0685p-55,
-    0x1.a876812c0877cp-1, -0x1.fd36226fadd44p-56,
-    0x1.8ebef9eac820bp-1, -0x1.797d4686c5393p-57,
-    0x1.769652df22f7ep-1, 0x1.3445f7544e0efp-57,
-    0x1.5fe4615e98e8fp-1, -0x1.5613923fd9eeep-55,
-    0x1.4a9271936fd09p-1, -0x1.4edd8a92eb584p-56,
-    0x1.368b2fc6f960ap-1, -0x1.85314b9559e64p-61,
-    0x1.23ba930c1568bp-1, -0x1.b61343fc21a3bp-64,
-    0x1.120dc934993e8p-1, -0x1.5353ad174351dp-55,
-    0x1.017323fd90020p-1, 0x1.b08c1550c28b5p-55,
+    0x1.0000000000000p+63, 0.0,
+    0x1.e0fabfbc702a4p+62, -0x1.8d0e700fcfb65p+7,
+    0x1.c3d6a24ed8222p+62, -0x1.e1e0a76cb0685p+8,
+    0x1.a876812c0877cp+62, -0x1.fd36226fadd44p+7,
+    0x1.8ebef9eac820bp+62, -0x1.797d4686c5393p+6,
+    0x1.769652df22f7ep+62, 0x1.3445f7544e0efp+6,
+    0x1.5fe4615e98e8fp+62, -0x1.5613923fd9eeep+8,
+    0x1.4a9271936fd09p+62, -0x1.4edd8a92eb584p+7,
+    0x1.368b2fc6f960ap+62, -0x1.85314b9559e64p+2,
+    0x1.23ba930c1568bp+62, -0x1.b61343fc21a3bp-1,
+    0x1.120dc934993e8p+62, -0x1.5353ad174351dp+8,
+    0x1.017323fd90020p+62, 0x1.b08c1550c28b5p+8,
 };
 static const uint64_t falcon_x86_simd_tab_keys[24] __attribute__((aligned(16))) = {
     FALCON_X86_SIMD_KOFF + 0u, FALCON_X86_SIMD_KOFF + 0u,
@@ -120,10 +120,10 @@ static const uint64_t falcon_x86_simd_tab_keys[24] __attribute__((aligned(16))) 
     FALCON_X86_SIMD_KOFF + 11u, FALCON_X86_SIMD_KOFF + 11u,
 };
 static const uint64_t falcon_x86_simd_tabx_eh[12] __attribute__((aligned(32))) = {
-    UINT64_C(0x3FF0000000000000), UINT64_C(0x3FEE0FABFBC702A4), UINT64_C(0x3FEC3D6A24ED8222), UINT64_C(0x3FEA876812C0877C), UINT64_C(0x0018EBEF9EAC820B), UINT64_C(0x000966CED6352DDA), UINT64_C(0x0009C32C31040CAD), UINT64_C(0x000E2E4F0BF67A75), UINT64_C(0x000B835D62C31401), UINT64_C(0x000552CC1D3379F5), UINT64_C(0x0004DE9A86A01D67), UINT64_C(0x0004BE1526EFFD29),
+    UINT64_C(0x43E0000000000000), UINT64_C(0x43DE0FABFBC702A4), UINT64_C(0x43DC3D6A24ED8222), UINT64_C(0x43DA876812C0877C), UINT64_C(0x0038EBEF9EAC820B), UINT64_C(0x000966CED6352DDA), UINT64_C(0x0009C32C31040CAD), UINT64_C(0x000E2E4F0BF67A75), UINT64_C(0x000B835D62C31401), UINT64_C(0x000552CC1D3379F5), UINT64_C(0x0004DE9A86A01D67), UINT64_C(0x0004BE1526EFFD29),
 };
 static const uint64_t falcon_x86_simd_tabx_el[12] __attribute__((aligned(32))) = {
-    UINT64_C(0x0000000000000000), UINT64_C(0xBC78D0E700FCFB65), UINT64_C(0xBC8E1E0A76CB0685), UINT64_C(0xBC7FD36226FADD44), UINT64_C(0xBC6797D4686C5393), UINT64_C(0x801B94B875B81B8A), UINT64_C(0x000B7F335536986B), UINT64_C(0x000B3EBA8FD468C0), UINT64_C(0x004FC4C0D139CDF7), UINT64_C(0x8798256B4A86FAD4), UINT64_C(0x00005403F289ABF3), UINT64_C(0x80FFE519FC229D31),
+    UINT64_C(0x0000000000000000), UINT64_C(0xC068D0E700FCFB65), UINT64_C(0xC07E1E0A76CB0685), UINT64_C(0xC06FD36226FADD44), UINT64_C(0xC05797D4686C5393), UINT64_C(0x803B94B875B81B8A), UINT64_C(0x000B7F335536986B), UINT64_C(0x000B3EBA8FD468C0), UINT64_C(0x004FC4C0D139CDF7), UINT64_C(0xFFB8256B4A86FAD4), UINT64_C(0x00005403F289ABF3), UINT64_C(0x801FE519FC229D31),
 };
 
 FALCON_X86_SIMD_INLINE uint64_t falcon_x86_simd_bits(double v) {
@@ -187,15 +187,14 @@ FALCON_X86_SIMD_INLINE __m128d falcon_x86_simd_select(double m) {
 }
 
 FALCON_X86_SIMD_INLINE uint64_t falcon_x86_simd_core(double x, double ccs) {
-    double W = falcon_x86_simd_rounded(ccs * 0x1p+63);
     double m = __builtin_fma(x, 0x1.0000000000000p+4, 0x1.8000000000000p+52);
     double jd = m - 0x1.8000000000000p+52;
     double t = __builtin_fma(-jd, 0x1.0000000000000p-4, x);
     __m128d e = falcon_x86_simd_select(m);
     double Eh = _mm_cvtsd_f64(e), El = _mm_cvtsd_f64(_mm_unpackhi_pd(e, e));
-    double s1 = __builtin_fma(W, Eh, 0x1.0000000000000p+64);
+    double s1 = __builtin_fma(ccs, Eh, 0x1.0000000000000p+64);
     double z1 = s1 - 0x1.0000000000000p+64;
-    double e1 = __builtin_fma(W, Eh, -z1);
+    double e1 = __builtin_fma(ccs, Eh, -z1);
     double s2 = __builtin_fma(-z1, t, s1);
     double y = s1 - s2;
     double e2 = __builtin_fma(-z1, t, y);
@@ -212,7 +211,7 @@ FALCON_X86_SIMD_INLINE uint64_t falcon_x86_simd_core(double x, double ccs) {
     double e2p = tr + 0x1.0000000000000p-1;
     double g = __builtin_fma(-t, e2p, 0x1.0000000000000p+0);
     double em = __builtin_fma(-t, g, 0x1.0000000000000p+0);
-    double L = __builtin_fma(W, El, e1);
+    double L = __builtin_fma(ccs, El, e1);
     double sm1 = __builtin_fma(e2, g, e3);
     double sm2 = __builtin_fma(L, em, sm1);
     double yt = falcon_x86_simd_rounded(y * t);
@@ -297,16 +296,15 @@ FALCON_X86_SIMD_X8_ATTR __m512d falcon_x86_simd_x8_flush(__m512d v, int64_t min_
 }
 
 FALCON_X86_SIMD_X8_ATTR __m512i falcon_x86_simd_x8_core(__m512d x, __m512d ccs) {
-    __m512d W = falcon_x86_simd_x8_rounded(_mm512_mul_pd(ccs, _mm512_set1_pd(0x1p+63)));
     __m512d m = _mm512_fmadd_pd(x, _mm512_set1_pd(0x1.0000000000000p+4), _mm512_set1_pd(0x1.8000000000000p+52));
     __m512d jd = _mm512_sub_pd(m, _mm512_set1_pd(0x1.8000000000000p+52));
     __m512d t = _mm512_fnmadd_pd(jd, _mm512_set1_pd(0x1.0000000000000p-4), x);
     __m512i idx = _mm512_castpd_si512(m);
     __m512d Eh = _mm512_permutex2var_pd(_mm512_load_pd(falcon_x86_simd_tab_eh), idx, _mm512_load_pd(falcon_x86_simd_tab_eh + 8));
     __m512d El = _mm512_permutex2var_pd(_mm512_load_pd(falcon_x86_simd_tab_el), idx, _mm512_load_pd(falcon_x86_simd_tab_el + 8));
-    __m512d s1 = _mm512_fmadd_pd(W, Eh, _mm512_set1_pd(0x1.0000000000000p+64));
+    __m512d s1 = _mm512_fmadd_pd(ccs, Eh, _mm512_set1_pd(0x1.0000000000000p+64));
     __m512d z1 = _mm512_sub_pd(s1, _mm512_set1_pd(0x1.0000000000000p+64));
-    __m512d e1 = _mm512_fmsub_pd(W, Eh, z1);
+    __m512d e1 = _mm512_fmsub_pd(ccs, Eh, z1);
     __m512d s2 = _mm512_fnmadd_pd(z1, t, s1);
     __m512d y = _mm512_sub_pd(s1, s2);
     __m512d e2 = _mm512_fnmadd_pd(z1, t, y);
@@ -323,7 +321,7 @@ FALCON_X86_SIMD_X8_ATTR __m512i falcon_x86_simd_x8_core(__m512d x, __m512d ccs) 
     __m512d e2p = _mm512_add_pd(tr, _mm512_set1_pd(0x1.0000000000000p-1));
     __m512d g = _mm512_fnmadd_pd(t, e2p, _mm512_set1_pd(0x1.0000000000000p+0));
     __m512d em = _mm512_fnmadd_pd(t, g, _mm512_set1_pd(0x1.0000000000000p+0));
-    __m512d L = _mm512_fmadd_pd(W, El, e1);
+    __m512d L = _mm512_fmadd_pd(ccs, El, e1);
     __m512d sm1 = _mm512_fmadd_pd(e2, g, e3);
     __m512d sm2 = _mm512_fmadd_pd(L, em, sm1);
     __m512d yt = falcon_x86_simd_x8_rounded(_mm512_mul_pd(y, t));
@@ -376,7 +374,6 @@ FALCON_X86_SIMD_X4_ATTR __m256d falcon_x86_simd_x4_select(const uint64_t *rows, 
 }
 
 FALCON_X86_SIMD_X4_ATTR __m256i falcon_x86_simd_x4_core(__m256d x, __m256d ccs) {
-    __m256d W = falcon_x86_simd_x4_rounded(_mm256_mul_pd(ccs, _mm256_set1_pd(0x1p+63)));
     __m256d m = _mm256_fmadd_pd(x, _mm256_set1_pd(0x1.0000000000000p+4), _mm256_set1_pd(0x1.8000000000000p+52));
     __m256d jd = _mm256_sub_pd(m, _mm256_set1_pd(0x1.8000000000000p+52));
     __m256d t = _mm256_fnmadd_pd(jd, _mm256_set1_pd(0x1.0000000000000p-4), x);
@@ -387,9 +384,9 @@ FALCON_X86_SIMD_X4_ATTR __m256i falcon_x86_simd_x4_core(__m256d x, __m256d ccs) 
     __m256i ge8 = _mm256_castpd_si256(_mm256_cmp_pd(jd, _mm256_set1_pd(7.5), _CMP_GT_OQ));
     __m256d Eh = falcon_x86_simd_x4_select(falcon_x86_simd_tabx_eh, i32, ge4, ge8);
     __m256d El = falcon_x86_simd_x4_select(falcon_x86_simd_tabx_el, i32, ge4, ge8);
-    __m256d s1 = _mm256_fmadd_pd(W, Eh, _mm256_set1_pd(0x1.0000000000000p+64));
+    __m256d s1 = _mm256_fmadd_pd(ccs, Eh, _mm256_set1_pd(0x1.0000000000000p+64));
     __m256d z1 = _mm256_sub_pd(s1, _mm256_set1_pd(0x1.0000000000000p+64));
-    __m256d e1 = _mm256_fmsub_pd(W, Eh, z1);
+    __m256d e1 = _mm256_fmsub_pd(ccs, Eh, z1);
     __m256d s2 = _mm256_fnmadd_pd(z1, t, s1);
     __m256d y = _mm256_sub_pd(s1, s2);
     __m256d e2 = _mm256_fnmadd_pd(z1, t, y);
@@ -406,7 +403,7 @@ FALCON_X86_SIMD_X4_ATTR __m256i falcon_x86_simd_x4_core(__m256d x, __m256d ccs) 
     __m256d e2p = _mm256_add_pd(tr, _mm256_set1_pd(0x1.0000000000000p-1));
     __m256d g = _mm256_fnmadd_pd(t, e2p, _mm256_set1_pd(0x1.0000000000000p+0));
     __m256d em = _mm256_fnmadd_pd(t, g, _mm256_set1_pd(0x1.0000000000000p+0));
-    __m256d L = _mm256_fmadd_pd(W, El, e1);
+    __m256d L = _mm256_fmadd_pd(ccs, El, e1);
     __m256d sm1 = _mm256_fmadd_pd(e2, g, e3);
     __m256d sm2 = _mm256_fmadd_pd(L, em, sm1);
     __m256d yt = falcon_x86_simd_x4_rounded(_mm256_mul_pd(y, t));
