@@ -3,7 +3,7 @@
  * sampler_main.c -- the sampler-level benchmark (make bench-sampler,
  * docs/bench.md): Falcon's SamplerZ loop (bench/sampler.h) with each
  * fpr_expm_p63 under test, and its speculative form (bench/sampler_spec.h)
- * with the batch kernel falcon_x86_batch on 4 or 8 candidates per round,
+ * with the batch kernel falcon_x86_simd on 4 or 8 candidates per round,
  * timed in one process with interleaved rounds.
  *
  * Usage:
@@ -59,7 +59,7 @@
 #include "falcon_x86/falcon_x86.h"
 #include "falcon_x86_fast/falcon_x86_fast.h"
 #include "falcon_x86_v1/falcon_x86_v1.h"
-#include "falcon_x86_batch/falcon_x86_batch.h"
+#include "falcon_x86_simd/falcon_x86_simd.h"
 
 /* ---- deliberately broken kernels: the tests' controls ------------------- */
 
@@ -89,6 +89,7 @@ SAMPLER_DEFINE(facct_avx2, bench_ref_avx2, AVX2_ATTR)
 SAMPLER_DEFINE(falcon_x86_v1, falcon_x86_v1_fpr_expm_p63_native, )
 SAMPLER_DEFINE(falcon_x86, falcon_x86_fpr_expm_p63_native, )
 SAMPLER_DEFINE(falcon_x86_fast, falcon_x86_fast_fpr_expm_p63_native, )
+SAMPLER_DEFINE(falcon_x86_simd, falcon_x86_simd_fpr_expm_p63_native, )
 SAMPLER_DEFINE(ctl_const, sampler_ctl_const, )
 SAMPLER_DEFINE(ctl_linear, sampler_ctl_linear, )
 
@@ -110,12 +111,12 @@ SAMPLER_DEFINE(ctl_linear, sampler_ctl_linear, )
  * only where the kernels' outputs flip one, as in the sequential loops). */
 SPEC_EVAL_SCALAR(spec_eval_int128, bench_ref_int128)
 
-/* falcon_x86_batch's register entries with every edge rule (the lane-wise
+/* falcon_x86_simd's register entries with every edge rule (the lane-wise
  * `_native`, as the sequential kernels are called): four lanes on AVX2,
  * eight on AVX-512F/DQ, the same ccs in every lane. */
 static inline void spec_eval_batch_x4(uint64_t *e, const double *rv, double ccs, unsigned k)
 {
-    __m256i v = falcon_x86_batch_fpr_expm_p63_native_x4(_mm256_loadu_pd(rv), _mm256_set1_pd(ccs));
+    __m256i v = falcon_x86_simd_fpr_expm_p63_native_x4(_mm256_loadu_pd(rv), _mm256_set1_pd(ccs));
     (void)k;
     _mm256_storeu_si256((__m256i *)(void *)e, v);
 }
@@ -123,7 +124,7 @@ static inline void spec_eval_batch_x4(uint64_t *e, const double *rv, double ccs,
 #define AVX512_ATTR __attribute__((target("avx512f,avx512dq")))
 AVX512_ATTR static inline void spec_eval_batch_x8(uint64_t *e, const double *rv, double ccs, unsigned k)
 {
-    __m512i v = falcon_x86_batch_fpr_expm_p63_native_x8(_mm512_loadu_pd(rv), _mm512_set1_pd(ccs));
+    __m512i v = falcon_x86_simd_fpr_expm_p63_native_x8(_mm512_loadu_pd(rv), _mm512_set1_pd(ccs));
     (void)k;
     _mm512_storeu_si512((void *)e, v);
 }
@@ -134,7 +135,7 @@ AVX512_ATTR static inline void spec_eval_batch_x8(uint64_t *e, const double *rv,
  * the linear expm of sampler_ctl_linear on every lane. */
 static inline void spec_ctl_rotate_x4(uint64_t *e, const double *rv, double ccs, unsigned k)
 {
-    __m256i v = falcon_x86_batch_fpr_expm_p63_native_x4(_mm256_loadu_pd(rv), _mm256_set1_pd(ccs));
+    __m256i v = falcon_x86_simd_fpr_expm_p63_native_x4(_mm256_loadu_pd(rv), _mm256_set1_pd(ccs));
     (void)k;
     _mm256_storeu_si256((__m256i *)(void *)e, _mm256_permute4x64_epi64(v, 0x39));
 }
@@ -168,6 +169,7 @@ static const struct sampler_variant variants[] = {
     {"falcon_x86_v1", "kernel", "-", "facct_int128", sampler_run_falcon_x86_v1},
     {"falcon_x86", "kernel", "-", "facct_int128", sampler_run_falcon_x86},
     {"falcon_x86_fast", "kernel", "-", "facct_int128", sampler_run_falcon_x86_fast},
+    {"falcon_x86_simd", "kernel", "-", "facct_int128", sampler_run_falcon_x86_simd},
     {"spec4_facct_int128", "speculative", "-", "spec4_facct_int128", sampler_run_spec4_facct_int128},
     {"spec4_batch_avx2", "speculative", "-", "spec4_facct_int128", sampler_run_spec4_batch_avx2},
     {"spec8_facct_int128", "speculative", "-", "spec8_facct_int128", sampler_run_spec8_facct_int128},

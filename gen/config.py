@@ -74,6 +74,21 @@ class HeadOptions:
     batch: tuple[str, ...] = ()
 
 
+# form = "eft" (docs/config.md): the keys it takes, and what it fixes.
+EFT_KEYS = {"name", "description", "function", "domain", "word_bits", "scale_bits", "degree", "form",
+            "segments", "max_abs_error_log2", "batch"}
+EFT_SEGMENTS = {"kind": "nearest", "count": 16}
+EFT_DEGREES = (6, 12)
+
+
+@dataclass(frozen=True)
+class EftOptions:
+    """The keys of form = "eft": the SIMD instruction sets to render the
+    batch forms for (the polynomial's degree is KernelConfig.degree)."""
+
+    batch: tuple[str, ...] = ()
+
+
 @dataclass(frozen=True)
 class KernelConfig:
     """One validated kernel config.  Field meanings: docs/config.md."""
@@ -118,6 +133,12 @@ class KernelConfig:
     truncation_budgets_log2: Optional[tuple[float, ...]] = None
     centre: str = "expm"            # which interval the centring of a_0 balances
     table_layout: str = "uniform"   # "mixed": 32-bit words for the constants of 32-bit steps
+    eft: Optional[EftOptions] = None
+
+    @property
+    def batch(self) -> tuple[str, ...]:
+        """The SIMD instruction sets of the batch forms (either form that has them)."""
+        return self.head.batch if self.head else self.eft.batch if self.eft else ()
 
     def parameters(self) -> dict[str, Any]:
         """Every input parameter, for banners and the sidecar."""
@@ -154,7 +175,7 @@ class KernelConfig:
             **({"table_layout": self.table_layout} if self.table_layout != "uniform" else {}),
             **({"exact_head": self.head.exact_head, "fma": self.head.fma,
                 "conversion_remainder": self.head.conversion_remainder} if self.head else {}),
-            **({"batch": list(self.head.batch)} if self.head and self.head.batch else {}),
+            **({"batch": list(self.batch)} if self.batch else {}),
         }
 
 
@@ -236,6 +257,8 @@ def validate(raw: dict[str, Any], path: str, sha256: str) -> KernelConfig:
     unknown = sorted(set(raw) - TOP_KEYS)
     if unknown:
         raise GenError(f"{unknown[0]}: unknown key (allowed: {', '.join(sorted(TOP_KEYS))})")
+    if raw.get("form") == "eft":
+        return _eft(raw, path, sha256)
     name, description = _identity(raw)
     function, tree, domain, domain_trees = _function_and_domain(raw)
     word_bits = _want(raw.get("word_bits", DEFAULTS["word_bits"]), int, "word_bits", "an integer")
@@ -310,6 +333,15 @@ def _batch(raw: dict[str, Any], exact_head: int, fma: bool, remainders: bool) ->
     batch code mirrors the scalar code operation by operation; it is
     rendered (and tested bit for bit) for the head form with exact_head = 3,
     fma = true and conversion_remainder = true only."""
+    isas = _isa_list(raw)
+    if isas and (exact_head != 3 or not fma or not remainders):
+        raise GenError("batch: needs exact_head = 3, fma = true and conversion_remainder = true")
+    return isas
+
+
+def _isa_list(raw: dict[str, Any]) -> tuple[str, ...]:
+    """The ``batch`` key's list of SIMD instruction sets, each named once
+    (empty when the key is absent)."""
     if "batch" not in raw:
         return ()
     value = raw["batch"]
@@ -321,9 +353,33 @@ def _batch(raw: dict[str, Any], exact_head: int, fma: bool, remainders: bool) ->
         raise GenError(f"batch: {unknown[0]!r} is not a known instruction set ({', '.join(BATCH_ISAS)})")
     if len(set(value)) != len(value):
         raise GenError(f"batch: {value!r} names an instruction set twice")
-    if exact_head != 3 or not fma or not remainders:
-        raise GenError("batch: needs exact_head = 3, fma = true and conversion_remainder = true")
     return tuple(value)
+
+
+def _eft(raw: dict[str, Any], path: str, sha256: str) -> KernelConfig:
+    """A form = "eft" config: the function, domain, scale and segments are
+    the ones its proof is written for (gen/eft/proof.py), so a config may
+    only restate them; the degree and the batch forms are its choices."""
+    other = sorted(set(raw) - EFT_KEYS)
+    if other:
+        raise GenError(f"{other[0]}: not used by form 'eft' (its keys: {', '.join(sorted(EFT_KEYS))})")
+    name, description = _identity(raw)
+    function, tree, domain, domain_trees = _function_and_domain(raw)
+    if "".join(function.split()) != "exp(-x)" or list(domain) != DEFAULTS["domain"]:
+        raise GenError("form: 'eft' computes exp(-x) on [0, ln2] only (function = 'exp(-x)', domain = ['0', 'ln2'])")
+    if raw.get("word_bits", 64) != 64 or raw.get("scale_bits", 63) != 63:
+        raise GenError("form: 'eft' needs word_bits = 64 and scale_bits = 63")
+    degree = _int_in(raw, "degree", *EFT_DEGREES)
+    if raw.get("segments", EFT_SEGMENTS) != EFT_SEGMENTS:
+        raise GenError(f"segments: form 'eft' needs kind = 'nearest', count = 16 (round(16 x); "
+                       f"got {raw.get('segments')!r})")
+    fitting = _fitting({k: raw[k] for k in ("max_abs_error_log2",) if k in raw}, degree, 64)
+    return KernelConfig(
+        path=path, sha256=sha256, name=name, description=description, function=function, function_tree=tree,
+        domain=domain, domain_trees=domain_trees, word_bits=64, scale_bits=63, degree=degree, **fitting,
+        table_access="ct_scan", evaluation="horner", form="eft", wide=0, float_tail=None,
+        segment_kind="nearest", segment_count=16, segment_bits=None, explicit=None,
+        eft=EftOptions(_isa_list(raw)))
 
 
 def _identity(raw: dict[str, Any]) -> tuple[str, str]:

@@ -39,6 +39,7 @@ from .quantize.limbs import TruncPlan
 from .segments import Segmentation
 from .selfcheck import self_check
 from .head_kernel import HeadKernel, build_head
+from .eft import EftKernel, build_eft
 
 
 @dataclass(frozen=True)
@@ -107,9 +108,11 @@ class Kernel:
         return "none" if self.seg.count == 1 else self.cfg.table_access
 
 
-def build(cfg: KernelConfig) -> "Kernel | HeadKernel":
+def build(cfg: KernelConfig) -> "Kernel | HeadKernel | EftKernel":
     """Run every stage for ``cfg`` and return the checked kernel (each stage
     is announced to :mod:`gen.progress`)."""
+    if cfg.form == "eft":
+        return build_eft(cfg, progress.report)
     progress.report(f"{cfg.name}: segmentation")
     seg = segments.segment(cfg)
     if cfg.form == "head":
@@ -131,7 +134,7 @@ def build(cfg: KernelConfig) -> "Kernel | HeadKernel":
     return kernel
 
 
-def _build_one(cfg: KernelConfig) -> "Kernel | HeadKernel | GenError":
+def _build_one(cfg: KernelConfig) -> "Kernel | HeadKernel | EftKernel | GenError":
     """build(cfg) in a worker of :func:`build_many`: segments run serially
     there (the workers already use the cores), errors come back as values."""
     os.environ["FXP_GEN_JOBS"] = "1"
@@ -141,7 +144,7 @@ def _build_one(cfg: KernelConfig) -> "Kernel | HeadKernel | GenError":
         return exc
 
 
-def build_many(cfgs: list[KernelConfig]) -> list["Kernel | HeadKernel | GenError"]:
+def build_many(cfgs: list[KernelConfig]) -> list["Kernel | HeadKernel | EftKernel | GenError"]:
     """build() for several configs, one kernel per process (FXP_GEN_JOBS
     processes): the result of each config, or its error, in order."""
     return parallel_map(_build_one, [(cfg,) for cfg in cfgs])

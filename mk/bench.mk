@@ -84,14 +84,14 @@ clamp-cost: gen-stamps
 # The sampler-level benchmark (docs/bench.md, "Sampler-level benchmark"):
 # Falcon's SamplerZ loop around facct_int128, facct_avx2, the previous
 # falcon_x86 (candidate falcon_x86_v1, rendered by bench-kernels), the new
-# falcon_x86 and falcon_x86_fast, and its speculative forms (4 or 8
-# candidates per round through falcon_x86_batch, bench/sampler_spec.h), in
+# falcon_x86, falcon_x86_fast and falcon_x86_simd (scalar), and its speculative forms (4 or 8
+# candidates per round through falcon_x86_simd, bench/sampler_spec.h), in
 # one run, with the bench's flags.
 SAMPLER_BIN     := $(BENCH_OUT)/sampler_main
 SAMPLER_RUNS    ?= 31
 SAMPLER_ROUNDS  ?= 1000
 SAMPLER_HEADERS := bench/sampler.h bench/sampler_spec.h bench/refs.h bench/timing.h toolkit/c/test_util.h runtime/facct_ref.h \
-                   runtime/facct_ref.c $(wildcard generated/falcon_x86/*.h generated/falcon_x86_fast/*.h generated/falcon_x86_batch/*.h \
+                   runtime/facct_ref.c $(wildcard generated/falcon_x86/*.h generated/falcon_x86_fast/*.h generated/falcon_x86_simd/*.h \
                    $(BENCH_OUT)/compare/falcon_x86_v1/*.h)
 
 HELP_LINES += "  make bench-sampler   -- cycles and instructions per accepted sample of a Falcon SamplerZ loop around each kernel, sequential and speculative (batch kernel): build/bench_sampler.json"

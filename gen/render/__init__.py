@@ -25,9 +25,10 @@ from certify import gappa_script
 
 from .. import cemit, falcon, fingerprint
 from ..config import KernelConfig
+from ..eft import EftKernel
 from ..head_kernel import HeadKernel
 from ..kernel import Kernel
-from . import banner, head, lean
+from . import banner, eft, head, lean
 from .context import context
 from .runtime import rename, runtime_for
 from .sidecar import sidecar
@@ -47,9 +48,12 @@ def _environment() -> jinja2.Environment:
     return env
 
 
-def _body(env: jinja2.Environment, k: "Kernel | HeadKernel", ctx: dict) -> str:
+def _body(env: jinja2.Environment, k: "Kernel | HeadKernel | EftKernel", ctx: dict) -> str:
     """The header's C with every comment, banner excepted."""
-    if isinstance(k, HeadKernel):
+    if isinstance(k, EftKernel):
+        # Form eft: its constants, kernel, adaptors and batch forms are one template.
+        parts = {"table": "", "kernel": env.get_template("eft.h.j2").render(**ctx), "adaptors": ""}
+    elif isinstance(k, HeadKernel):
         # Form head: no table (its coefficients are immediates), and always
         # the Falcon adaptors.
         parts = {"table": "", "kernel": env.get_template("head.h.j2").render(**ctx),
@@ -69,15 +73,21 @@ def _banner(lines: list[str]) -> str:
     return "/* " + lines[0] + "\n" + "".join(f" * {line}".rstrip() + "\n" for line in lines[1:]) + " */\n"
 
 
-def render(k: "Kernel | HeadKernel", out_dir: str) -> dict[str, str]:
+def render(k: "Kernel | HeadKernel | EftKernel", out_dir: str) -> dict[str, str]:
     """Path relative to the kernel folder -> content, for kernel k rendered
     into ``out_dir`` (which only the regeneration command mentions)."""
     env = _environment()
-    is_head = isinstance(k, HeadKernel)
-    ctx = (head.context(k, out_dir) if is_head else context(k, out_dir)) | {"content_hash": _HASH_PLACEHOLDER}
+    is_head, is_eft = isinstance(k, HeadKernel), isinstance(k, EftKernel)
+    if is_eft:
+        ctx, banners = eft.context(k, out_dir), (eft.banner_lines(k, out_dir), eft.detail_lines(k, out_dir))
+    elif is_head:
+        ctx, banners = head.context(k, out_dir), (banner.lines(k, out_dir), head.detail_lines(k, out_dir))
+    else:
+        ctx, banners = context(k, out_dir), (banner.lines(k, out_dir), banner.detail_lines(k, out_dir))
+    ctx |= {"content_hash": _HASH_PLACEHOLDER}
     layout = kfolder.layout(k.cfg.name)
     body = _body(env, k, ctx)
-    data = head.sidecar(k, ctx) if is_head else sidecar(k, ctx)
+    data = eft.sidecar(k, ctx) if is_eft else head.sidecar(k, ctx) if is_head else sidecar(k, ctx)
     # The content hash names what this render computed (the regeneration
     # command, which names the output folder, aside): the same in the
     # header and the sidecar, so a folder mixed from two renders is refused (kfolder).
@@ -86,16 +96,16 @@ def render(k: "Kernel | HeadKernel", out_dir: str) -> dict[str, str]:
     body = body.replace(f"0x{_HASH_PLACEHOLDER}u", f"0x{digest}u")     # the guard's test and the macro
     data["content_hash"] = digest
     files = {
-        layout.header: _banner(banner.lines(k, out_dir)) + lean.lean(body),
-        layout.annotated_header: _banner(head.detail_lines(k, out_dir) if is_head
-                                         else banner.detail_lines(k, out_dir)) + body,
+        layout.header: _banner(banners[0]) + lean.lean(body),
+        layout.annotated_header: _banner(banners[1]) + body,
         layout.sidecar: json.dumps(data, indent=1, sort_keys=False) + "\n",
     }
     # The independent certificate of the evaluation error (run by `make certify`);
     # none for kernels with truncated limb products, which it does not model.
     # (Form head: certify/gappa_head.py writes one script per claim from the
     # sidecar, as one script holding them all takes Gappa far longer.)
-    if not is_head and not gappa_script.has_limb_products(data):
+    # (Form eft: no polynomial evaluation of this kind; its proof is gen/eft/proof.py.)
+    if not is_head and not is_eft and not gappa_script.has_limb_products(data):
         files[layout.gappa_script] = gappa_script.render_script(data, source=layout.sidecar_name)
     return files
 

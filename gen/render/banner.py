@@ -13,7 +13,7 @@ import shlex
 from pathlib import Path
 
 from .. import cemit, fingerprint
-from ..config import DEFAULTS
+from ..config import DEFAULTS, KernelConfig
 from ..falcon import compatible
 from ..kernel import Kernel
 
@@ -54,13 +54,13 @@ def _toml(value: object) -> str:
     return json.dumps(value)
 
 
-def _changed_parameters(k: Kernel) -> list[str]:
+def changed_parameters(cfg: KernelConfig) -> list[str]:
     """`key = value` for every parameter that is not the default (name excepted)."""
-    return [f"{key} = {_toml(value)}" for key, value in k.cfg.parameters().items()
+    return [f"{key} = {_toml(value)}" for key, value in cfg.parameters().items()
             if key != "name" and DEFAULTS.get(key, object()) != value]
 
 
-def _pack(first: str, items: list[str], indent: str = "    ") -> list[str]:
+def pack(first: str, items: list[str], indent: str = "    ") -> list[str]:
     """`first` followed by `items`, comma-separated, a line broken only
     between two items (so that no `key = value` is split)."""
     lines = [first]
@@ -102,7 +102,7 @@ def lines(k: Kernel, out_dir: str) -> list[str]:
     tail = [f"Proven bounds (Taylor models, exact interval arithmetic; details, sidecar, Gappa script: "
             f"provenance/), f(x) = {c_comment(cfg.function)}:", *_bound_lines(k)]
     room = MAX_LINES - 1 - len(head) - len(tail)
-    params = _pack("Parameters other than the defaults:", [c_comment(p) for p in _changed_parameters(k)])
+    params = pack("Parameters other than the defaults:", [c_comment(p) for p in changed_parameters(k.cfg)])
     if len(params) > room:
         params = params[:max(room, 0)]
         if params:

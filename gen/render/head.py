@@ -121,7 +121,7 @@ def sidecar(k: HeadKernel, ctx: dict[str, Any]) -> dict[str, Any]:
         "command": ctx["command"], "parameters": cfg.parameters(), "function": cfg.function,
         "word_bits": 64, "scale_bits": 63, "segments": 1, "table_rows": 0, "degree": cfg.degree,
         "table_bytes": 0, "table_access": "none", "uses_float": True, "isa": ISA_FMA if cfg.head.fma else [],
-        "falcon_adaptors": True, "form": "head", "z_lo": "0", "z_max": str(plan.z_max),
+        "falcon_adaptors": True, "fixed_point": True, "batch": list(cfg.batch), "form": "head", "z_lo": "0", "z_max": str(plan.z_max),
         "bound": {"eval_ulp": float(ctx["eval_bound"]), "expm_p63_2p63": float(ctx["expm_bound"]),
                   "fpr_expm_p63_2p63": float(ctx["fpr_bound"]),
                   "method": "proven: Taylor-model approximation bound + interval propagation of every "

@@ -127,6 +127,8 @@ def sidecar(k: Kernel, ctx: dict[str, Any]) -> dict[str, Any]:
         "table_access": k.table_access,
         "uses_float": k.qz.tail is not None,
         "falcon_adaptors": compatible(k.cfg, k.seg),
+        "fixed_point": True,
+        "batch": [],
         "z_lo": str(seg.z_lo),
         "z_max": str(seg.z_max),
         "index": {"kind": seg.kind, "width": str(seg.width),

@@ -1,0 +1,231 @@
+"""The error bound of a form = "eft" kernel, in units of 2^-63, against the
+exact value ccs exp(-x) 2^63 of the doubles passed (docs/error-model.md,
+"Form eft").
+
+The bound is assembled from fixed lemmas about the large part, each
+checked here with the kernel's own numbers, and a propagation over the
+operation list of the small part:
+
+* L1-L3 (exact steps).  m = RN(16 x + 1.5 2^52) = 1.5 2^52 + round(16 x)
+  because 16 x < 2^51; t = x - j/16 is exact (t = x for j = 0, Sterbenz for
+  j >= 1, where x lies in [j/32, 2 j/16]); the table holds 2^63 Eh and
+  2^63 El, so ccs times an entry is W Eh or W El with W = ccs 2^63.
+* L4 (binade).  Each exact sum behind s1, s2, s3 lies in [2^64, 2^65), so
+  the three s are there too (2^64 and 2^65 are doubles, rounding is
+  monotone); doubles there are the multiples of 2^12, so z1, y and s2 - s3
+  are exact and the rounding errors e1*, e2*, e3* of s1, s2, s3 are at most
+  2^11; e1, e2, e3 are those errors rounded once (FMA), within 2^-42.
+* The identity 2^64 + W E e^-t = s3 + e3* + e2* (1 - t e2(t)) + (y t)(t r(t))
+  + (e1* + W El + W epsE) e^-t with E = exp(-j/16) = Eh + El + epsE,
+  e2(t) = (e^-t - 1 + t)/t^2 = 1/2 + t r(t).  The kernel returns
+  bits(s3) << 12 (= s3 - 2^64) plus the small part rounded to an integer.
+* The small part is propagated operation by operation with exact rational
+  intervals: each value carries the range of its ideal (the same operation
+  on exact inputs, p in place of r) and a bound on |computed - ideal|
+  (input errors carried through, plus u |v| + 2^-1075 per rounding, u = 2^-53,
+  so the bound holds even if a value were subnormal).
+* The approximation term: sup over |t| <= 1/32 of
+  ((2^63 + Lmax) |t|^3 + 2^12 t^2) |p(t) - r(t)|, the weight bounding the
+  factors that multiply p - r in the small part, by interval arithmetic
+  (mpmath iv, 200 bits) on subintervals with the Taylor tail of r bounded.
+* The table term 2^63 max |epsE| e^(1/32), the final rounding 1/2, and the
+  flush of x < 2^-80 to 0 (at most 2^63 x <= 2^-17).  ccs < 2^-64 gives
+  W = 0 and the result 0 exactly, an error below 1/2.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from mpmath import iv, mp
+
+from ..errors import GenError
+from .design import (C64, MAGIC52, ROWS, SEGMENTS, X_DOMAIN_END, X_FLUSH, Design, constants, main_ops, r_taylor)
+
+U = Fraction(1, 2 ** 53)
+TINY = Fraction(1, 2 ** 1075)          # the absolute rounding error of a subnormal result
+H = Fraction(1, 2 * SEGMENTS)          # |t| <= 1/32
+W_MAX = Fraction(2) ** 63
+E_HALF = Fraction(2) ** 11             # half the spacing of the doubles in [2^64, 2^65)
+APPROX_PIECES = 2048                   # subintervals of [-1/32, 1/32] for the approximation term
+TAYLOR_TERMS = 16                      # terms of r's series kept exactly; the rest is bounded
+
+
+@dataclass(frozen=True)
+class Term:
+    name: str
+    bound: Fraction        # units of 2^-63, an upper bound
+
+
+@dataclass(frozen=True)
+class EftProof:
+    terms: tuple[Term, ...]
+    small_max: Fraction    # |small| never exceeds this
+    lemmas: tuple[str, ...]
+
+    @property
+    def total(self) -> Fraction:
+        return sum((t.bound for t in self.terms), Fraction(0))
+
+
+@dataclass(frozen=True)
+class Iv:
+    lo: Fraction
+    hi: Fraction
+
+    @property
+    def mag(self) -> Fraction:
+        return max(abs(self.lo), abs(self.hi))
+
+    def widen(self, e: Fraction) -> "Iv":
+        return Iv(self.lo - e, self.hi + e)
+
+
+def _mul(a: Iv, b: Iv) -> Iv:
+    p = [a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi]
+    return Iv(min(p), max(p))
+
+
+def _add(a: Iv, b: Iv) -> Iv:
+    return Iv(a.lo + b.lo, a.hi + b.hi)
+
+
+def _neg(a: Iv) -> Iv:
+    return Iv(-a.hi, -a.lo)
+
+
+def _op_range(kind: str, a: Iv, b: Iv, c: Iv | None) -> Iv:
+    """The range of an operation's exact value over its operands' ranges."""
+    if kind in ("fma", "fnma", "fms"):
+        p = _mul(a, b)
+        assert c is not None
+        return _add(p, c) if kind == "fma" else _add(_neg(p), c) if kind == "fnma" else _add(p, _neg(c))
+    if kind == "mul":
+        return _mul(a, b)
+    return _add(a, b) if kind == "add" else _add(a, _neg(b))
+
+
+@dataclass(frozen=True)
+class Val:
+    ideal: Iv              # the range of the ideal value
+    err: Fraction          # |computed - ideal| <= err
+
+
+def _step(kind: str, args: list[Val]) -> Val:
+    """One rounded operation: the ideal's range, and the computed value's
+    distance to it (what the inputs' errors cause, plus the rounding)."""
+    a, b = args[0], args[1]
+    c = args[2] if len(args) > 2 else None
+    ideal = _op_range(kind, a.ideal, b.ideal, c.ideal if c else None)
+    if kind in ("fma", "fnma", "fms", "mul"):
+        carried = a.err * (b.ideal.mag + b.err) + a.ideal.mag * b.err + (c.err if c else 0)
+    else:
+        carried = a.err + b.err
+    computed = _op_range(kind, a.ideal.widen(a.err), b.ideal.widen(b.err),
+                         c.ideal.widen(c.err) if c else None)
+    return Val(ideal, carried + U * computed.mag + TINY)
+
+
+def _to_fraction_up(v) -> Fraction:
+    """An upper bound of an mpmath interval, as an exact rational."""
+    sign, man, exp, _ = v._mpi_[1]      # the upper end, as mpmath's raw (sign, mantissa, exponent, bits)
+    return (-1 if sign else 1) * Fraction(man) * Fraction(2) ** exp
+
+
+def _iv(q: Fraction):
+    """An mpmath interval enclosing the rational q."""
+    return iv.mpf(q.numerator) / q.denominator
+
+
+def _table_term(d: Design) -> Fraction:
+    iv.prec = 200
+    worst = Fraction(0)
+    for j in range(ROWS):
+        e = iv.exp(-iv.mpf(j) / SEGMENTS) - iv.mpf(d.eh[j]) - iv.mpf(d.el[j])
+        worst = max(worst, _to_fraction_up(abs(e)))
+    return W_MAX * worst * _to_fraction_up(iv.exp(iv.mpf(1) / (2 * SEGMENTS)))
+
+
+def _approx_term(d: Design, l_max: Fraction) -> Fraction:
+    """sup over |t| <= H of ((2^63 + l_max)|t|^3 + 2^12 t^2) |p(t) - r(t)|."""
+    iv.prec = 200
+    k = TAYLOR_TERMS
+    diff = [r_taylor(i) - (Fraction(d.poly[i]) if i < len(d.poly) else 0) for i in range(k + 1)]
+    # |sum_{i>k} r_i t^i| <= H^(k+1)/(k+4)! / (1 - H): the series' terms fall by more than H.
+    tail = Fraction(1)
+    for i in range(2, k + 5):
+        tail *= i
+    tail = H ** (k + 1) / tail / (1 - H)
+    cdiff = [_iv(c) for c in diff]
+    w3, w2 = _iv(W_MAX + l_max), _iv(2 * E_HALF)
+    itail = iv.mpf(0) + _iv(tail) * iv.mpf([0, 1])
+    worst = Fraction(0)
+    h = _iv(H)
+    for i in range(APPROX_PIECES):
+        t = -h + 2 * h * i / APPROX_PIECES
+        t = iv.mpf([t.a, (-h + 2 * h * (i + 1) / APPROX_PIECES).b])
+        q = iv.mpf(0)
+        for c in reversed(cdiff):
+            q = q * t + c
+        q = abs(q) + itail
+        at = abs(t)
+        worst = max(worst, _to_fraction_up((w3 * at ** 3 + w2 * at ** 2) * q))
+    return worst
+
+
+def _small_part(d: Design) -> tuple[Val, dict[str, Val]]:
+    """The small part's operations propagated from its inputs."""
+    el = [Fraction(v) for v in d.el63[:ROWS]]
+    y_max = W_MAX * H + E_HALF
+    vals: dict[str, Val] = {k: Val(Iv(v, v), Fraction(0)) for k, v in constants(d).items()}
+    vals |= {
+        "t": Val(Iv(-H, H), Fraction(0)),
+        "y": Val(Iv(-y_max, y_max), Fraction(0)),
+        "ccs": Val(Iv(Fraction(0), Fraction(1)), Fraction(0)),
+        "El": Val(Iv(min(el), max(el)), Fraction(0)),
+    }
+    for e in ("e1", "e2", "e3"):
+        vals[e] = Val(Iv(-E_HALF, E_HALF), U * E_HALF)
+    ops = main_ops(len(d.poly) - 1)
+    small_ops = [op for op in ops if op.dest not in ("s1", "z1", "e1", "s2", "y", "e2", "th", "s3", "d3", "e3")]
+    for op in small_ops:
+        vals[op.dest] = _step(op.kind, [vals[a] for a in op.args])
+    return vals["sm3"], vals
+
+
+def _lemmas(d: Design, small_max: Fraction) -> tuple[str, ...]:
+    """The large part's lemmas with this kernel's numbers; GenError if one fails."""
+    x_end = X_DOMAIN_END
+    checks = [
+        (SEGMENTS * x_end + MAGIC52 < Fraction(2) ** 53 and SEGMENTS * x_end < Fraction(2) ** 51,
+         f"L1: 16 x < {SEGMENTS * x_end} < 2^51, so m = 1.5 2^52 + round(16 x) and its low 4 bits are j <= 11"),
+        (all(Fraction(j, 32) <= Fraction(2 * j - 1, 32) and Fraction(2 * j + 1, 32) <= Fraction(2 * j, 16)
+             for j in range(1, ROWS)),
+         "L2: for j >= 1, x in [(2j - 1)/32, (2j + 1)/32] lies in [j/32, 2 j/16]: x - j/16 is exact (Sterbenz)"),
+        (max(Fraction(v) for v in d.eh63) <= W_MAX,
+         "L4a: ccs 2^63 Eh <= 2^63, so 2^64 + ccs 2^63 Eh lies in [2^64, 2^64 + 2^63]"),
+        (C64 + W_MAX * (1 + H) + E_HALF < 2 * C64,
+         "L4b: s1 - z1 t = 2^64 + z1 (1 - t) and s2 + y t/2 (y t >= 0) lie in [2^64, 2^64 + 2^63 (1 + 1/32) + 2^12]"),
+        (small_max < Fraction(2) ** 51,
+         f"L6: |small| <= 2^{float(small_max).hex()} < 2^51: the magic-number add and VCVTPD2QQ give the same integer"),
+    ]
+    for ok, text in checks:
+        if not ok:
+            raise GenError(f"form 'eft': a lemma of the proof fails: {text}")
+    return tuple(text for _, text in checks)
+
+
+def prove(d: Design) -> EftProof:
+    """Every term of the bound; GenError if a lemma does not hold."""
+    sm3, vals = _small_part(d)
+    small_max = sm3.ideal.mag + sm3.err
+    l_max = max(abs(Fraction(v)) for v in d.el63[:ROWS]) + E_HALF
+    terms = (
+        Term("final rounding of the small part to an integer", Fraction(1, 2)),
+        Term("p - r, weighted by what multiplies it (interval arithmetic)", _approx_term(d, l_max)),
+        Term("binary64 roundings of the small part, e1, e2, e3 included (propagated)", sm3.err),
+        Term("table: 2^63 max |exp(-j/16) - Eh - El| e^(1/32)", _table_term(d)),
+        Term("flush of x < 2^-80 to 0: 2^63 x", Fraction(2) ** 63 * X_FLUSH),
+    )
+    return EftProof(terms, small_max, _lemmas(d, small_max))
