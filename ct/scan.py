@@ -50,6 +50,12 @@ NATIVE_FP_ALLOWED = frozenset({
     # an AND on the vector register (the value broadcast first), and trunc
     # is ROUNDSD (fixed latency; its operands are never subnormal, proven).
     "movddup", "punpcklqdq", "pcmpgtq", "pand", "roundsd",
+    # Form eft (binary64 error-free transforms): the sign variants of the
+    # FMA (one rounding, the same latency), the integer equality compare
+    # and OR of its constant-time scan over the table keys (every row read,
+    # the matching one kept by a mask), and a register shuffle.
+    "fnmadd132sd", "fnmadd213sd", "fnmadd231sd",
+    "pcmpeqq", "por", "unpckhpd",
 })
 
 # The SIMD instructions the batch forms may use besides those (mnemonics
@@ -75,6 +81,17 @@ BATCH_SIMD_ALLOWED = frozenset({
     "mulpd", "addpd", "subpd", "fmadd132pd", "fmadd213pd", "fmadd231pd", "maxpd", "minpd",
     "andpd", "xorpd", "rndscalepd", "roundpd", "cvttpd2qq",
     "zeroupper", "extracti128", "extracti64x4",
+    # Form eft: the FMA's sign variants; 32-bit lane add (VPADDD, the
+    # dword indices of the AVX2 permutes); the compare into a mask
+    # VPCMPNLTQ and the packed binary64 compare VCMPGT_OQPD into a vector;
+    # the mask blend VBLENDMPD; the register permutes VPERMT2PD (AVX-512)
+    # and VPERMD (AVX2), whose index is secret (the segment) but which
+    # read registers only, at a latency that does not depend on the index;
+    # VCVTPD2QQ (the rounding conversion, {rn-sae}: fixed latency like
+    # VCVTTPD2QQ).  No operand is subnormal: the inputs are flushed first
+    # (docs/error-model.md, the eft form).  Only what its code uses.
+    "fmsub132pd", "fmsub213pd", "fmsub231pd", "fnmadd132pd", "fnmadd213pd", "fnmadd231pd",
+    "paddd", "pcmpnltq", "cmpgt_oqpd", "blendmpd", "permt2pd", "permd", "cvtpd2qq",
 })
 
 
