@@ -106,6 +106,19 @@ class GuardSweep(unittest.TestCase):
             self.assertIn("no *.toml", run.stderr)
             self.assertFalse(out.exists())
 
+    def test_kernel_without_eval_is_refused(self) -> None:
+        # The sweep measures what _eval's evaluation adds: a kernel of form
+        # eft's kind (fpr_only_folder) is refused before anything is checked.
+        from tests.helpers import fpr_only_folder
+        from verify.user_kernel import UserKernelError
+        with tempfile.TemporaryDirectory() as tmp:
+            fpr_only_folder(Path(tmp) / "gen")
+            config = Path(tmp) / "mock_fpr.toml"
+            config.write_text('name = "mock_fpr"\n')
+            with self.assertRaisesRegex(UserKernelError, "has no _eval"):
+                guard_sweep.sweep_row(config, Path(tmp) / "gen", Path(tmp) / "check", 1, True)
+            self.assertFalse((Path(tmp) / "check").exists())
+
 
 if __name__ == "__main__":
     unittest.main()
