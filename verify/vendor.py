@@ -84,8 +84,15 @@ def compile_alone(kernel: Kernel, include: Path) -> list[str]:
                    "-o", str(Path(tmp) / "probe")]
             run = subprocess.run(cmd, capture_output=True, text=True)
             if run.returncode != 0:
-                failures.append(f"{compiler} -std={std}: {run.stderr.strip().splitlines()[0] if run.stderr else 'failed'}")
+                failures.append(f"{compiler} -std={std}: {_first_error(run.stderr)}")
     return failures
+
+
+def _first_error(stderr: str) -> str:
+    """The compiler's first error line (not the "In file included from"
+    context above it), or its first line, or "failed"."""
+    lines = stderr.strip().splitlines()
+    return next((line for line in lines if "error" in line), lines[0] if lines else "failed")
 
 
 def vendored_files(kernel: Kernel, provenance: bool) -> dict[str, str]:
