@@ -344,10 +344,12 @@ class NoReadOutsideTheTable(unittest.TestCase):
             for name in shipped_kernels():
                 k = kfolder.load(GENERATED, name)
                 header = k.header.read_text()
-                with self.subTest(name):
-                    if not k.fixed_point:
+                if not k.fixed_point:
+                    with self.subTest(name):
                         self.skipTest(f"{name}: no _eval or _expm_p63 (\"fixed_point\": false); its table is "
                                       "read by the adaptors, whose inputs tests/test_fpr_audit.py covers")
+                    continue
+                with self.subTest(name):
                     done = self._run(k, header, Path(tmp) / name)
                     self.assertEqual((done.returncode, done.stderr), (0, ""))
                 if "idx -= (idx - " in header:
