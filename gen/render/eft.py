@@ -32,8 +32,9 @@ METHOD = ("proven: exact lemmas for the large part in [2^64, 2^65), exact ration
 
 
 def _literal(v: float) -> str:
-    """A binary64 value as an exact C literal."""
-    return v.hex() if v != 0 else "0.0"
+    """A binary64 value as an exact C and C++ literal (the shortest decimal
+    that reads back as it; C++ before 17 has no hexadecimal floats)."""
+    return cemit.c_double(Fraction(v))
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: CC0-1.0
- * falcon_x86_simd.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 2af9d9e838126aa6) from
+ * falcon_x86_simd.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 bef810bfad264fb1) from
  * kernels/falcon_x86_simd.toml (sha256 7e5459f7255370a61e03f4799d462305c165c447000bf569b854e441e76adc09); regenerate in the project root with:
  *     python3 -m gen render kernels/falcon_x86_simd.toml --out generated
  * Parameters other than the defaults: scale_bits = 63, degree = 8,
@@ -33,7 +33,7 @@
  *
  * Computed:
  *   j = round(16 x) (0..11), t = x - j/16 exact, |t| <= 1/32; exp(-j/16) = Eh + El from 16 rows
- *   e^-t = 1 - t + t^2/2 + t^3 p(t), p of degree 5: -0x1.5555555555558p-3, 0x1.5555555555556p-5, -0x1.1111111041036p-7, 0x1.6c16c16b70503p-10, -0x1.a01c2c6edca70p-13, 0x1.a01bbd78854dbp-16
+ *   e^-t = 1 - t + t^2/2 + t^3 p(t), p of degree 5: -0.16666666666666674, 0.04166666666666667, -0.008333333331855024, 0.0013888888887410584, -0.00019841673516969886, 2.4801990976615388e-05
  *   constants read whole per call: 832 bytes
  *   |small part| <= 4.72813e+13 (< 2^51)
  *   bound, units of 2^-63:
@@ -53,7 +53,7 @@
 /* Two different renders of this kernel in one translation unit (another
  * copy of the header earlier on the include path) stop the build here:
  * the include guard alone would silently keep the first. */
-#if defined(FALCON_X86_SIMD_CONTENT_HASH) && FALCON_X86_SIMD_CONTENT_HASH != 0xb7ac2651a4b2a6cdu
+#if defined(FALCON_X86_SIMD_CONTENT_HASH) && FALCON_X86_SIMD_CONTENT_HASH != 0x5d16de13f9de70f5u
 #error "falcon_x86_simd.h: another render of this kernel was included before this one"
 #endif
 #ifndef FALCON_X86_SIMD_H
@@ -62,7 +62,7 @@
 #include <stdint.h>
 
 /* Names the render that wrote this header (the sidecar in provenance/ carries the same). */
-#define FALCON_X86_SIMD_CONTENT_HASH 0xb7ac2651a4b2a6cdu
+#define FALCON_X86_SIMD_CONTENT_HASH 0x5d16de13f9de70f5u
 
 /**
  * falcon_x86_simd_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns, _native(x, ccs)
@@ -119,55 +119,55 @@
  * Rows 12..15 are never selected (x < 23/32 gives j <= 11) but fill the two
  * registers VPERMT2PD reads. */
 static const double falcon_x86_simd_tab_eh[16] __attribute__((aligned(64))) = {
-    0x1.0000000000000p+63,
-    0x1.e0fabfbc702a4p+62,
-    0x1.c3d6a24ed8222p+62,
-    0x1.a876812c0877cp+62,
-    0x1.8ebef9eac820bp+62,
-    0x1.769652df22f7ep+62,
-    0x1.5fe4615e98e8fp+62,
-    0x1.4a9271936fd09p+62,
-    0x1.368b2fc6f960ap+62,
-    0x1.23ba930c1568bp+62,
-    0x1.120dc934993e8p+62,
-    0x1.017323fd90020p+62,
-    0x1.e3b40ebefcd7ep+61,
-    0x1.c665b1e1f1e0dp+61,
-    0x1.aadde095dad4bp+61,
-    0x1.910110be06976p+61,
+    9.223372036854776e+18,
+    8.664556174609912e+18,
+    8.139597253909711e+18,
+    7.646443986363478e+18,
+    7.183169364861398e+18,
+    6.747963133752375e+18,
+    6.339124715230739e+18,
+    5.955056564291511e+18,
+    5.594257926288583e+18,
+    5.255318972703321e+18,
+    4.936915292208996e+18,
+    4.637802715504738e+18,
+    4.3568124536969615e+18,
+    4.0928465312313574e+18,
+    3.8448734955295596e+18,
+    3.6119243865657784e+18,
 };
 static const double falcon_x86_simd_tab_el[16] __attribute__((aligned(64))) = {
     0.0,
-    -0x1.8d0e700fcfb65p+7,
-    -0x1.e1e0a76cb0685p+8,
-    -0x1.fd36226fadd44p+7,
-    -0x1.797d4686c5393p+6,
-    0x1.3445f7544e0efp+6,
-    -0x1.5613923fd9eeep+8,
-    -0x1.4edd8a92eb584p+7,
-    -0x1.85314b9559e64p+2,
-    -0x1.b61343fc21a3bp-1,
-    -0x1.5353ad174351dp+8,
-    0x1.b08c1550c28b5p+8,
-    0x1.4bbf0f4cffc58p+7,
-    0x1.066bfc732c207p+3,
-    0x1.00953b6ea1c60p+7,
-    0x1.c14c2e7d1c9a4p+4,
+    -198.5281987134032,
+    -481.87755469614814,
+    -254.60573147770822,
+    -94.3723393495441,
+    77.06832629896574,
+    -342.07645033903725,
+    -167.4326978599821,
+    -6.081133743143798,
+    -0.8556157346036523,
+    -339.3268599070887,
+    432.54720024823774,
+    165.8731636106702,
+    8.200681900926623,
+    128.2914690563657,
+    28.081099022596064,
 };
 /* (Eh[j], El[j]) pairs for the scalar select, j = 0..11. */
 static const double falcon_x86_simd_tab_pairs[24] __attribute__((aligned(16))) = {
-    0x1.0000000000000p+63, 0.0,
-    0x1.e0fabfbc702a4p+62, -0x1.8d0e700fcfb65p+7,
-    0x1.c3d6a24ed8222p+62, -0x1.e1e0a76cb0685p+8,
-    0x1.a876812c0877cp+62, -0x1.fd36226fadd44p+7,
-    0x1.8ebef9eac820bp+62, -0x1.797d4686c5393p+6,
-    0x1.769652df22f7ep+62, 0x1.3445f7544e0efp+6,
-    0x1.5fe4615e98e8fp+62, -0x1.5613923fd9eeep+8,
-    0x1.4a9271936fd09p+62, -0x1.4edd8a92eb584p+7,
-    0x1.368b2fc6f960ap+62, -0x1.85314b9559e64p+2,
-    0x1.23ba930c1568bp+62, -0x1.b61343fc21a3bp-1,
-    0x1.120dc934993e8p+62, -0x1.5353ad174351dp+8,
-    0x1.017323fd90020p+62, 0x1.b08c1550c28b5p+8,
+    9.223372036854776e+18, 0.0,
+    8.664556174609912e+18, -198.5281987134032,
+    8.139597253909711e+18, -481.87755469614814,
+    7.646443986363478e+18, -254.60573147770822,
+    7.183169364861398e+18, -94.3723393495441,
+    6.747963133752375e+18, 77.06832629896574,
+    6.339124715230739e+18, -342.07645033903725,
+    5.955056564291511e+18, -167.4326978599821,
+    5.594257926288583e+18, -6.081133743143798,
+    5.255318972703321e+18, -0.8556157346036523,
+    4.936915292208996e+18, -339.3268599070887,
+    4.637802715504738e+18, 432.54720024823774,
 };
 /* The scalar select's keys: bits(m) = KOFF + j, twice per row (one compare
  * tests both lanes), loaded from memory rather than built in registers. */
@@ -269,36 +269,36 @@ FALCON_X86_SIMD_INLINE __m128d falcon_x86_simd_select(double m) {
  * result = (bits(s3) << 12) + rint(small) modulo 2^64, where bits(s3) << 12
  * is s3 - 2^64 (s3 lies in [2^64, 2^65), where doubles are multiples of 2^12). */
 FALCON_X86_SIMD_INLINE uint64_t falcon_x86_simd_core(double x, double ccs) {
-    double m = __builtin_fma(x, 0x1.0000000000000p+4, 0x1.8000000000000p+52);   /* m = 1.5 2^52 + round(16 x): the low 4 bits of m are j */
-    double jd = m - 0x1.8000000000000p+52;   /* jd = j, exact */
-    double t = __builtin_fma(-jd, 0x1.0000000000000p-4, x);   /* t = x - j/16, exact (Sterbenz for j >= 1, t = x for j = 0) */
+    double m = __builtin_fma(x, 16.0, 6755399441055744.0);   /* m = 1.5 2^52 + round(16 x): the low 4 bits of m are j */
+    double jd = m - 6755399441055744.0;   /* jd = j, exact */
+    double t = __builtin_fma(-jd, 0.0625, x);   /* t = x - j/16, exact (Sterbenz for j >= 1, t = x for j = 0) */
     __m128d e = falcon_x86_simd_select(m);
     double Eh = _mm_cvtsd_f64(e), El = _mm_cvtsd_f64(_mm_unpackhi_pd(e, e));
-    double s1 = __builtin_fma(ccs, Eh, 0x1.0000000000000p+64);   /* s1 = RN(2^64 + ccs 2^63 Eh), in [2^64, 2^65) */
-    double z1 = s1 - 0x1.0000000000000p+64;   /* z1 = s1 - 2^64, exact */
+    double s1 = __builtin_fma(ccs, Eh, 1.8446744073709552e+19);   /* s1 = RN(2^64 + ccs 2^63 Eh), in [2^64, 2^65) */
+    double z1 = s1 - 1.8446744073709552e+19;   /* z1 = s1 - 2^64, exact */
     double e1 = __builtin_fma(ccs, Eh, -z1);   /* e1 = RN(ccs 2^63 Eh - z1): the rounding error of s1, |e1| <= 2^11 */
     double s2 = __builtin_fma(-z1, t, s1);   /* s2 = RN(s1 - z1 t) */
     double y = s1 - s2;   /* y = s1 - s2, exact */
     double e2 = __builtin_fma(-z1, t, y);   /* e2 = RN(y - z1 t): the rounding error of s2 */
-    double th = falcon_x86_simd_rounded(0x1.0000000000000p-1 * t);   /* t/2, exact */
+    double th = falcon_x86_simd_rounded(0.5 * t);   /* t/2, exact */
     double s3 = __builtin_fma(y, th, s2);   /* s3 = RN(s2 + y t/2) */
     double d3 = s2 - s3;   /* s2 - s3, exact */
     double e3 = __builtin_fma(y, th, d3);   /* e3 = RN(s2 - s3 + y t/2): the rounding error of s3 */
-    double r4 = __builtin_fma(0x1.a01bbd78854dbp-16, t, -0x1.a01c2c6edca70p-13);   /* Horner step of p(t) */
-    double r3 = __builtin_fma(r4, t, 0x1.6c16c16b70503p-10);   /* Horner step of p(t) */
-    double r2 = __builtin_fma(r3, t, -0x1.1111111041036p-7);   /* Horner step of p(t) */
-    double r1 = __builtin_fma(r2, t, 0x1.5555555555556p-5);   /* Horner step of p(t) */
-    double r0 = __builtin_fma(r1, t, -0x1.5555555555558p-3);   /* Horner step of p(t) */
+    double r4 = __builtin_fma(2.4801990976615388e-05, t, -0.00019841673516969886);   /* Horner step of p(t) */
+    double r3 = __builtin_fma(r4, t, 0.0013888888887410584);   /* Horner step of p(t) */
+    double r2 = __builtin_fma(r3, t, -0.008333333331855024);   /* Horner step of p(t) */
+    double r1 = __builtin_fma(r2, t, 0.04166666666666667);   /* Horner step of p(t) */
+    double r0 = __builtin_fma(r1, t, -0.16666666666666674);   /* Horner step of p(t) */
     double tr = falcon_x86_simd_rounded(t * r0);   /* t p(t) */
-    double e2p = tr + 0x1.0000000000000p-1;   /* ~ (e^-t - 1 + t)/t^2 = 1/2 + t r(t) */
-    double g = __builtin_fma(-t, e2p, 0x1.0000000000000p+0);   /* ~ 1 - t (e^-t - 1 + t)/t^2 */
-    double em = __builtin_fma(-t, g, 0x1.0000000000000p+0);   /* ~ e^-t */
+    double e2p = tr + 0.5;   /* ~ (e^-t - 1 + t)/t^2 = 1/2 + t r(t) */
+    double g = __builtin_fma(-t, e2p, 1.0);   /* ~ 1 - t (e^-t - 1 + t)/t^2 */
+    double em = __builtin_fma(-t, g, 1.0);   /* ~ e^-t */
     double L = __builtin_fma(ccs, El, e1);   /* ccs 2^63 El + e1 */
     double sm1 = __builtin_fma(e2, g, e3);   /* small part: e2 g + e3 */
     double sm2 = __builtin_fma(L, em, sm1);   /* ... + L e^-t */
     double yt = falcon_x86_simd_rounded(y * t);   /* y t */
     double sm3 = __builtin_fma(yt, tr, sm2);   /* ... + (y t)(t p(t)): the small part, |small| < 2^46 */
-    double mi = sm3 + 0x1.8000000000000p+52;   /* 1.5 2^52 + rint(small), |small| < 2^51 */
+    double mi = sm3 + 6755399441055744.0;   /* 1.5 2^52 + rint(small), |small| < 2^51 */
     return (falcon_x86_simd_bits(s3) << 12) + falcon_x86_simd_bits(mi) - FALCON_X86_SIMD_KOFF;
 }
 
@@ -317,7 +317,7 @@ FALCON_X86_SIMD_INLINE uint64_t falcon_x86_simd_fpr_expm_p63_domain_bits(uint64_
  * ln 2] and ccs to [0, 1] by MAXSD and MINSD (NaN becomes 0). */
 FALCON_X86_SIMD_INLINE uint64_t falcon_x86_simd_fpr_expm_p63_native(double x, double ccs) {
     double xf = falcon_x86_simd_flush(x, FALCON_X86_SIMD_X_FLUSH_BITS), cf = falcon_x86_simd_flush(ccs, FALCON_X86_SIMD_C_FLUSH_BITS);
-    xf = falcon_x86_simd_min(falcon_x86_simd_max(xf, 0.0), 0x1.62e42fefa39efp-1);
+    xf = falcon_x86_simd_min(falcon_x86_simd_max(xf, 0.0), 0.6931471805599453);
     cf = falcon_x86_simd_min(falcon_x86_simd_max(cf, 0.0), 1.0);
     return falcon_x86_simd_core(xf, cf);
 }
@@ -384,31 +384,31 @@ FALCON_X86_SIMD_X8_ATTR __m512d falcon_x86_simd_x8_flush(__m512d v, int64_t min_
 
 /* falcon_x86_simd_core lane by lane. */
 FALCON_X86_SIMD_X8_ATTR __m512i falcon_x86_simd_x8_core(__m512d x, __m512d ccs) {
-    __m512d m = _mm512_fmadd_pd(x, _mm512_set1_pd(0x1.0000000000000p+4), _mm512_set1_pd(0x1.8000000000000p+52));
-    __m512d jd = _mm512_sub_pd(m, _mm512_set1_pd(0x1.8000000000000p+52));
-    __m512d t = _mm512_fnmadd_pd(jd, _mm512_set1_pd(0x1.0000000000000p-4), x);
+    __m512d m = _mm512_fmadd_pd(x, _mm512_set1_pd(16.0), _mm512_set1_pd(6755399441055744.0));
+    __m512d jd = _mm512_sub_pd(m, _mm512_set1_pd(6755399441055744.0));
+    __m512d t = _mm512_fnmadd_pd(jd, _mm512_set1_pd(0.0625), x);
     __m512i idx = _mm512_castpd_si512(m);   /* VPERMT2PD reads index bits 0..3 = j */
     __m512d Eh = _mm512_permutex2var_pd(_mm512_load_pd(falcon_x86_simd_tab_eh), idx, _mm512_load_pd(falcon_x86_simd_tab_eh + 8));
     __m512d El = _mm512_permutex2var_pd(_mm512_load_pd(falcon_x86_simd_tab_el), idx, _mm512_load_pd(falcon_x86_simd_tab_el + 8));
-    __m512d s1 = _mm512_fmadd_pd(ccs, Eh, _mm512_set1_pd(0x1.0000000000000p+64));
-    __m512d z1 = _mm512_sub_pd(s1, _mm512_set1_pd(0x1.0000000000000p+64));
+    __m512d s1 = _mm512_fmadd_pd(ccs, Eh, _mm512_set1_pd(1.8446744073709552e+19));
+    __m512d z1 = _mm512_sub_pd(s1, _mm512_set1_pd(1.8446744073709552e+19));
     __m512d e1 = _mm512_fmsub_pd(ccs, Eh, z1);
     __m512d s2 = _mm512_fnmadd_pd(z1, t, s1);
     __m512d y = _mm512_sub_pd(s1, s2);
     __m512d e2 = _mm512_fnmadd_pd(z1, t, y);
-    __m512d th = falcon_x86_simd_x8_rounded(_mm512_mul_pd(_mm512_set1_pd(0x1.0000000000000p-1), t));
+    __m512d th = falcon_x86_simd_x8_rounded(_mm512_mul_pd(_mm512_set1_pd(0.5), t));
     __m512d s3 = _mm512_fmadd_pd(y, th, s2);
     __m512d d3 = _mm512_sub_pd(s2, s3);
     __m512d e3 = _mm512_fmadd_pd(y, th, d3);
-    __m512d r4 = _mm512_fmadd_pd(_mm512_set1_pd(0x1.a01bbd78854dbp-16), t, _mm512_set1_pd(-0x1.a01c2c6edca70p-13));
-    __m512d r3 = _mm512_fmadd_pd(r4, t, _mm512_set1_pd(0x1.6c16c16b70503p-10));
-    __m512d r2 = _mm512_fmadd_pd(r3, t, _mm512_set1_pd(-0x1.1111111041036p-7));
-    __m512d r1 = _mm512_fmadd_pd(r2, t, _mm512_set1_pd(0x1.5555555555556p-5));
-    __m512d r0 = _mm512_fmadd_pd(r1, t, _mm512_set1_pd(-0x1.5555555555558p-3));
+    __m512d r4 = _mm512_fmadd_pd(_mm512_set1_pd(2.4801990976615388e-05), t, _mm512_set1_pd(-0.00019841673516969886));
+    __m512d r3 = _mm512_fmadd_pd(r4, t, _mm512_set1_pd(0.0013888888887410584));
+    __m512d r2 = _mm512_fmadd_pd(r3, t, _mm512_set1_pd(-0.008333333331855024));
+    __m512d r1 = _mm512_fmadd_pd(r2, t, _mm512_set1_pd(0.04166666666666667));
+    __m512d r0 = _mm512_fmadd_pd(r1, t, _mm512_set1_pd(-0.16666666666666674));
     __m512d tr = falcon_x86_simd_x8_rounded(_mm512_mul_pd(t, r0));
-    __m512d e2p = _mm512_add_pd(tr, _mm512_set1_pd(0x1.0000000000000p-1));
-    __m512d g = _mm512_fnmadd_pd(t, e2p, _mm512_set1_pd(0x1.0000000000000p+0));
-    __m512d em = _mm512_fnmadd_pd(t, g, _mm512_set1_pd(0x1.0000000000000p+0));
+    __m512d e2p = _mm512_add_pd(tr, _mm512_set1_pd(0.5));
+    __m512d g = _mm512_fnmadd_pd(t, e2p, _mm512_set1_pd(1.0));
+    __m512d em = _mm512_fnmadd_pd(t, g, _mm512_set1_pd(1.0));
     __m512d L = _mm512_fmadd_pd(ccs, El, e1);
     __m512d sm1 = _mm512_fmadd_pd(e2, g, e3);
     __m512d sm2 = _mm512_fmadd_pd(L, em, sm1);
@@ -426,7 +426,7 @@ FALCON_X86_SIMD_X8_ATTR __m512i falcon_x86_simd_expm_p63_x8(__m512d x, __m512d c
  * MINPD (NaN becomes 0; x clamped to the double below ln 2, ccs to 1). */
 FALCON_X86_SIMD_X8_ATTR __m512i falcon_x86_simd_fpr_expm_p63_native_x8(__m512d x, __m512d ccs) {
     __m512d xf = falcon_x86_simd_x8_flush(x, FALCON_X86_SIMD_X_FLUSH_BITS), cf = falcon_x86_simd_x8_flush(ccs, FALCON_X86_SIMD_C_FLUSH_BITS);
-    xf = _mm512_min_pd(_mm512_max_pd(xf, _mm512_setzero_pd()), _mm512_set1_pd(0x1.62e42fefa39efp-1));
+    xf = _mm512_min_pd(_mm512_max_pd(xf, _mm512_setzero_pd()), _mm512_set1_pd(0.6931471805599453));
     cf = _mm512_min_pd(_mm512_max_pd(cf, _mm512_setzero_pd()), _mm512_set1_pd(1.0));
     return falcon_x86_simd_x8_core(xf, cf);
 }
@@ -474,9 +474,9 @@ FALCON_X86_SIMD_X4_ATTR __m256d falcon_x86_simd_x4_select(const uint64_t *rows, 
 
 /* falcon_x86_simd_core lane by lane. */
 FALCON_X86_SIMD_X4_ATTR __m256i falcon_x86_simd_x4_core(__m256d x, __m256d ccs) {
-    __m256d m = _mm256_fmadd_pd(x, _mm256_set1_pd(0x1.0000000000000p+4), _mm256_set1_pd(0x1.8000000000000p+52));
-    __m256d jd = _mm256_sub_pd(m, _mm256_set1_pd(0x1.8000000000000p+52));
-    __m256d t = _mm256_fnmadd_pd(jd, _mm256_set1_pd(0x1.0000000000000p-4), x);
+    __m256d m = _mm256_fmadd_pd(x, _mm256_set1_pd(16.0), _mm256_set1_pd(6755399441055744.0));
+    __m256d jd = _mm256_sub_pd(m, _mm256_set1_pd(6755399441055744.0));
+    __m256d t = _mm256_fnmadd_pd(jd, _mm256_set1_pd(0.0625), x);
     __m256i v = _mm256_castpd_si256(m);
     __m256i d = _mm256_shuffle_epi32(v, 0xA0);
     __m256i i32 = _mm256_or_si256(_mm256_add_epi32(d, d), _mm256_set1_epi64x(INT64_C(1) << 32));
@@ -484,32 +484,32 @@ FALCON_X86_SIMD_X4_ATTR __m256i falcon_x86_simd_x4_core(__m256d x, __m256d ccs) 
     __m256i ge8 = _mm256_castpd_si256(_mm256_cmp_pd(jd, _mm256_set1_pd(7.5), _CMP_GT_OQ));
     __m256d Eh = falcon_x86_simd_x4_select(falcon_x86_simd_tabx_eh, i32, ge4, ge8);
     __m256d El = falcon_x86_simd_x4_select(falcon_x86_simd_tabx_el, i32, ge4, ge8);
-    __m256d s1 = _mm256_fmadd_pd(ccs, Eh, _mm256_set1_pd(0x1.0000000000000p+64));
-    __m256d z1 = _mm256_sub_pd(s1, _mm256_set1_pd(0x1.0000000000000p+64));
+    __m256d s1 = _mm256_fmadd_pd(ccs, Eh, _mm256_set1_pd(1.8446744073709552e+19));
+    __m256d z1 = _mm256_sub_pd(s1, _mm256_set1_pd(1.8446744073709552e+19));
     __m256d e1 = _mm256_fmsub_pd(ccs, Eh, z1);
     __m256d s2 = _mm256_fnmadd_pd(z1, t, s1);
     __m256d y = _mm256_sub_pd(s1, s2);
     __m256d e2 = _mm256_fnmadd_pd(z1, t, y);
-    __m256d th = falcon_x86_simd_x4_rounded(_mm256_mul_pd(_mm256_set1_pd(0x1.0000000000000p-1), t));
+    __m256d th = falcon_x86_simd_x4_rounded(_mm256_mul_pd(_mm256_set1_pd(0.5), t));
     __m256d s3 = _mm256_fmadd_pd(y, th, s2);
     __m256d d3 = _mm256_sub_pd(s2, s3);
     __m256d e3 = _mm256_fmadd_pd(y, th, d3);
-    __m256d r4 = _mm256_fmadd_pd(_mm256_set1_pd(0x1.a01bbd78854dbp-16), t, _mm256_set1_pd(-0x1.a01c2c6edca70p-13));
-    __m256d r3 = _mm256_fmadd_pd(r4, t, _mm256_set1_pd(0x1.6c16c16b70503p-10));
-    __m256d r2 = _mm256_fmadd_pd(r3, t, _mm256_set1_pd(-0x1.1111111041036p-7));
-    __m256d r1 = _mm256_fmadd_pd(r2, t, _mm256_set1_pd(0x1.5555555555556p-5));
-    __m256d r0 = _mm256_fmadd_pd(r1, t, _mm256_set1_pd(-0x1.5555555555558p-3));
+    __m256d r4 = _mm256_fmadd_pd(_mm256_set1_pd(2.4801990976615388e-05), t, _mm256_set1_pd(-0.00019841673516969886));
+    __m256d r3 = _mm256_fmadd_pd(r4, t, _mm256_set1_pd(0.0013888888887410584));
+    __m256d r2 = _mm256_fmadd_pd(r3, t, _mm256_set1_pd(-0.008333333331855024));
+    __m256d r1 = _mm256_fmadd_pd(r2, t, _mm256_set1_pd(0.04166666666666667));
+    __m256d r0 = _mm256_fmadd_pd(r1, t, _mm256_set1_pd(-0.16666666666666674));
     __m256d tr = falcon_x86_simd_x4_rounded(_mm256_mul_pd(t, r0));
-    __m256d e2p = _mm256_add_pd(tr, _mm256_set1_pd(0x1.0000000000000p-1));
-    __m256d g = _mm256_fnmadd_pd(t, e2p, _mm256_set1_pd(0x1.0000000000000p+0));
-    __m256d em = _mm256_fnmadd_pd(t, g, _mm256_set1_pd(0x1.0000000000000p+0));
+    __m256d e2p = _mm256_add_pd(tr, _mm256_set1_pd(0.5));
+    __m256d g = _mm256_fnmadd_pd(t, e2p, _mm256_set1_pd(1.0));
+    __m256d em = _mm256_fnmadd_pd(t, g, _mm256_set1_pd(1.0));
     __m256d L = _mm256_fmadd_pd(ccs, El, e1);
     __m256d sm1 = _mm256_fmadd_pd(e2, g, e3);
     __m256d sm2 = _mm256_fmadd_pd(L, em, sm1);
     __m256d yt = falcon_x86_simd_x4_rounded(_mm256_mul_pd(y, t));
     __m256d sm3 = _mm256_fmadd_pd(yt, tr, sm2);
     __m256i big = _mm256_slli_epi64(_mm256_castpd_si256(s3), 12);
-    __m256i mi = _mm256_castpd_si256(_mm256_add_pd(sm3, _mm256_set1_pd(0x1.8000000000000p+52)));
+    __m256i mi = _mm256_castpd_si256(_mm256_add_pd(sm3, _mm256_set1_pd(6755399441055744.0)));
     return _mm256_add_epi64(big, _mm256_sub_epi64(mi, _mm256_set1_epi64x((long long)FALCON_X86_SIMD_KOFF)));
 }
 
@@ -521,7 +521,7 @@ FALCON_X86_SIMD_X4_ATTR __m256i falcon_x86_simd_expm_p63_x4(__m256d x, __m256d c
  * MINPD (NaN becomes 0; x clamped to the double below ln 2, ccs to 1). */
 FALCON_X86_SIMD_X4_ATTR __m256i falcon_x86_simd_fpr_expm_p63_native_x4(__m256d x, __m256d ccs) {
     __m256d xf = falcon_x86_simd_x4_flush(x, FALCON_X86_SIMD_X_FLUSH_BITS), cf = falcon_x86_simd_x4_flush(ccs, FALCON_X86_SIMD_C_FLUSH_BITS);
-    xf = _mm256_min_pd(_mm256_max_pd(xf, _mm256_setzero_pd()), _mm256_set1_pd(0x1.62e42fefa39efp-1));
+    xf = _mm256_min_pd(_mm256_max_pd(xf, _mm256_setzero_pd()), _mm256_set1_pd(0.6931471805599453));
     cf = _mm256_min_pd(_mm256_max_pd(cf, _mm256_setzero_pd()), _mm256_set1_pd(1.0));
     return falcon_x86_simd_x4_core(xf, cf);
 }
