@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/eft_model_check.c -- prints, for each pair of bit patterns (x, ccs)
  * read from stdin, what every entry of a form = "eft" kernel returns:
  * _native, _domain, the AVX-512 and AVX2 array entries (each input
