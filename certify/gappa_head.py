@@ -230,11 +230,16 @@ def main(argv: list[str] | None = None) -> int:
     except SidecarError as exc:
         print(f"gappa: error: {args.sidecar}: {exc}", file=sys.stderr)
         return 2
-    if args.out is None:
+    write_script(text, args.out)
+    return 0
+
+
+def write_script(text: str, out: Optional[Path]) -> None:
+    """A script to the file `out`, or to stdout when there is none."""
+    if out is None:
         sys.stdout.write(text)
     else:
-        args.out.write_text(text)
-    return 0
+        out.write_text(text)
 
 
 if __name__ == "__main__":

@@ -9,10 +9,11 @@
 #                        build/certify/<name>/seg<i>.g, build/certify/<name>.result.json
 #   make certify-sollya  Sollya's supnorm encloses sup |p - f| of every segment;
 #                        the generator's approx_bound must lie in [l, 1.01 u].
-# A kernel without the fixed-point interface (sidecar "fixed_point": false,
-# form eft) has no polynomial, segment list or evaluation interval for these
-# certificates: certify/gappa_run.py and certify/sollya_check.py skip it
-# with a line naming how its bound is proven (the sidecar's bound.method).
+# A form eft kernel (no fixed-point interface) has no polynomial, segment
+# list or evaluation interval for these certificates: Gappa re-proves its
+# small part's rounding claim instead (certify/gappa_eft.py), and
+# certify/sollya_check.py skips it with a line naming how its bound is
+# proven (the sidecar's bound.method).
 # CERTIFY_JOBS sets the parallel Gappa runs.
 
 CERTIFY_DIR      := $(BUILD)/certify

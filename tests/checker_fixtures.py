@@ -227,12 +227,14 @@ def flip_one_coefficient_bit(table: Path) -> None:
 
 
 def generated_dir(name: str) -> Path | None:
-    """generated/<name> when it is an exp(-x) kernel, else None."""
+    """generated/<name> when it is an exp(-x) kernel with the fixed-point
+    interface the checker's _eval part measures, else None (form eft's
+    adaptors are measured by verify/check_fpr.c: tests/test_fpr_audit.py)."""
     try:
         kernel = kfolder.load(ROOT / "generated", name)
     except kfolder.KernelFolderError:
         return None
-    return kernel.folder if kernel.sidecar.get("function") == "exp(-x)" else None
+    return kernel.folder if kernel.sidecar.get("function") == "exp(-x)" and kernel.fixed_point else None
 
 
 def build_quick(kernel_dir: Path) -> dict[str, Any]:

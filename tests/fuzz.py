@@ -238,6 +238,8 @@ def _meaning_of(text: str, work: Path) -> Optional[tuple[str, config.KernelConfi
 def _segments(cfg: config.KernelConfig) -> int:
     """How many segments cfg asks for (a cheap stage of its own)."""
     from gen import segments
+    if cfg.eft is not None:
+        return cfg.segment_count      # form eft: round(16 x), no segmentation stage
     try:
         return segments.segment(cfg).count
     except GenError:
@@ -318,7 +320,7 @@ def _calls(k: kfolder.Kernel, rng: random.Random) -> tuple[list[str], list[tuple
     tree = expr.parse(k.sidecar["function"], "function")
     statements, expected = [], []
     with mpmath.workdps(40):
-        for z in _points(k, rng):
+        for z in _points(k, rng) if k.fixed_point else ():     # form eft has no _eval
             statements.append(f'    printf("%llu\\n", (unsigned long long){name}_eval(UINT{W}_C({z})));')
             exact = expr.evaluate(tree, mpmath.mpf(z) / 2 ** W, mpmath.mp) * 2 ** S
             expected.append((f"{name}_eval({z})", exact, k.eval_bound_ulp or 0.0))

@@ -77,6 +77,23 @@ class GappaTest(unittest.TestCase):
         self.assertIn("skipped (no fixed-point interface", sollya.stdout)
         self.assertFalse((self.dir / "s.json").exists())
 
+    def test_eft_small_part_proven_and_a_dropped_rounding_caught(self) -> None:
+        """Form eft: Gappa re-proves the shipped kernel's small-part claim.
+        Control: the claim a proof would make without the last FMA's
+        rounding (the claimed error less u |small|, u = 2^-53) is refused."""
+        name = "falcon_x86_simd"
+        proc = _certify(GENERATED / name, build=self.dir / "b")
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        self.assertIn(f"{name}: the small part's binary64 roundings proven by Gappa", proc.stdout)
+        data = _sidecar(name)
+        data["name"] = "eft_dropped_rounding"
+        small = data["eft"]["small_part"]
+        error = Fraction(small["error"]) - Fraction(data["eft"]["small_max"]) / 2 ** 53
+        small["error"] = f"{error.numerator}/{error.denominator}"
+        proc = _certify(self._write(data), build=self.dir / "c")
+        self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
+        self.assertIn("FAIL eft_dropped_rounding small part", proc.stdout)
+
     def test_tightened_bound_fails(self) -> None:
         """Broken control: eval_error_core of one segment shrunk by half."""
         data = _sidecar("paper_m3")

@@ -41,7 +41,8 @@ from fractions import Fraction
 from mpmath import iv, mp
 
 from ..errors import GenError
-from .design import (C64, MAGIC52, ROWS, SEGMENTS, X_DOMAIN_END, X_FLUSH, Design, constants, main_ops, r_taylor)
+from .design import (C64, MAGIC52, ROWS, SEGMENTS, X_DOMAIN_END, X_FLUSH, Design, Op, constants, main_ops,
+                     r_taylor)
 
 U = Fraction(1, 2 ** 53)
 TINY = Fraction(1, 2 ** 1075)          # the absolute rounding error of a subnormal result
@@ -59,10 +60,26 @@ class Term:
 
 
 @dataclass(frozen=True)
+class SmallClaim:
+    """The rounding term of the small part as a claim an independent tool
+    can re-prove (certify/gappa_eft.py): for inputs in their ranges, exact
+    ones (``inputs``) and ones the C code gets rounded once from an ideal
+    in the range (``rounded_inputs``: e1, e2, e3), the operations ``ops``
+    done in binary64 stay within ``error`` of the same operations done
+    exactly."""
+
+    ops: tuple[Op, ...]
+    inputs: dict[str, tuple[Fraction, Fraction]]
+    rounded_inputs: dict[str, tuple[Fraction, Fraction]]
+    error: Fraction
+
+
+@dataclass(frozen=True)
 class EftProof:
     terms: tuple[Term, ...]
     small_max: Fraction    # |small| never exceeds this
     lemmas: tuple[str, ...]
+    small_claim: SmallClaim
 
     @property
     def total(self) -> Fraction:
@@ -174,6 +191,14 @@ def _approx_term(d: Design, l_max: Fraction) -> Fraction:
     return worst
 
 
+BIG_PART = ("s1", "z1", "e1", "s2", "y", "e2", "th", "s3", "d3", "e3")   # covered by the lemmas
+
+
+def small_ops(d: Design) -> tuple[Op, ...]:
+    """The operations of the small part: those after the large part's."""
+    return tuple(op for op in main_ops(len(d.poly) - 1) if op.dest not in BIG_PART)
+
+
 def _small_part(d: Design) -> tuple[Val, dict[str, Val]]:
     """The small part's operations propagated from its inputs."""
     el = [Fraction(v) for v in d.el63[:ROWS]]
@@ -187,9 +212,7 @@ def _small_part(d: Design) -> tuple[Val, dict[str, Val]]:
     }
     for e in ("e1", "e2", "e3"):
         vals[e] = Val(Iv(-E_HALF, E_HALF), U * E_HALF)
-    ops = main_ops(len(d.poly) - 1)
-    small_ops = [op for op in ops if op.dest not in ("s1", "z1", "e1", "s2", "y", "e2", "th", "s3", "d3", "e3")]
-    for op in small_ops:
+    for op in small_ops(d):
         vals[op.dest] = _step(op.kind, [vals[a] for a in op.args])
     return vals["sm3"], vals
 
@@ -228,4 +251,7 @@ def prove(d: Design) -> EftProof:
         Term("table: 2^63 max |exp(-j/16) - Eh - El| e^(1/32)", _table_term(d)),
         Term("flush of x < 2^-80 to 0: 2^63 x", Fraction(2) ** 63 * X_FLUSH),
     )
-    return EftProof(terms, small_max, _lemmas(d, small_max))
+    inputs = {name: (vals[name].ideal.lo, vals[name].ideal.hi) for name in ("t", "y", "ccs", "El")}
+    rounded = {name: (vals[name].ideal.lo, vals[name].ideal.hi) for name in ("e1", "e2", "e3")}
+    claim = SmallClaim(small_ops(d), inputs, rounded, sm3.err)
+    return EftProof(terms, small_max, _lemmas(d, small_max), claim)

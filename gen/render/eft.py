@@ -164,5 +164,24 @@ def sidecar(k: EftKernel, ctx: dict[str, Any]) -> dict[str, Any]:
                 "small_max": float(proof.small_max),
                 "terms": [{"name": t.name, "bound": cemit.round_up(t.bound),
                            "exact": f"{t.bound.numerator}/{t.bound.denominator}"} for t in proof.terms],
-                "lemmas": list(proof.lemmas)},
+                "lemmas": list(proof.lemmas),
+                "small_part": _small_part_claim(k)},
     }
+
+
+def _exact(q: Fraction) -> str:
+    return f"{q.numerator}/{q.denominator}"
+
+
+def _small_part_claim(k: EftKernel) -> dict[str, Any]:
+    """What certify/gappa_eft.py needs to have Gappa re-prove the rounding
+    term of the small part: its operations as the C code does them, their
+    constants, the ranges of its inputs and the error the proof claims
+    (exact rationals)."""
+    claim = k.proof.small_claim
+    return {"operations": [[op.dest, op.kind, list(op.args)] for op in claim.ops],
+            "constants": {name: _exact(v) for name, v in sorted(_constants(k).items())
+                          if any(name in op.args for op in claim.ops)},
+            "inputs": {name: [_exact(lo), _exact(hi)] for name, (lo, hi) in claim.inputs.items()},
+            "rounded_inputs": {name: [_exact(lo), _exact(hi)] for name, (lo, hi) in claim.rounded_inputs.items()},
+            "result": claim.ops[-1].dest, "error": _exact(claim.error)}
