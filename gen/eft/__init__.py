@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 import random
-import struct
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Callable
@@ -17,6 +16,7 @@ from mpmath import mp, mpf
 
 from ..config import KernelConfig
 from ..errors import GenError
+from ..exact import double_from_bits
 from .design import C64, LN2_DOWN, ROWS, Design, make_design
 from .model import Trace, kernel as model_kernel
 from .proof import EftProof, prove
@@ -45,14 +45,10 @@ class EftKernel:
         return 8 * (2 * 16 + 2 * ROWS + 2 * ROWS + 2 * ROWS)
 
 
-def _double(b: int) -> float:
-    return struct.unpack("<d", struct.pack("<Q", b))[0]
-
-
 def _edge_inputs() -> list[tuple[float, float]]:
     """x and ccs at the ends of the domain, around the flush thresholds and
     around every segment boundary (j +- 1/2)/16."""
-    xs = [0.0, _double(1), 2.0 ** -81, 2.0 ** -80, math.nextafter(2.0 ** -80, 1), 2.0 ** -60, 2.0 ** -30,
+    xs = [0.0, double_from_bits(1), 2.0 ** -81, 2.0 ** -80, math.nextafter(2.0 ** -80, 1), 2.0 ** -60, 2.0 ** -30,
           float(LN2_DOWN), math.nextafter(float(LN2_DOWN), 1), math.nextafter(23 / 32, 0)]
     for j in range(ROWS):
         b = (2 * j + 1) / 32
@@ -90,7 +86,7 @@ def _invariants(trace: Trace, small_max: Fraction) -> str | None:
     return None
 
 
-def self_check(cfg: KernelConfig, d: Design, proof: EftProof) -> None:
+def self_check(d: Design, proof: EftProof) -> None:
     """Run the operation list (gen/eft/model.py) on the edge inputs and
     SELF_CHECK_RANDOM random ones; refuse the kernel if an error exceeds
     the proven bound or an assumption of the proof fails."""
@@ -119,5 +115,5 @@ def build_eft(cfg: KernelConfig, report: Callable[[str], None]) -> EftKernel:
         raise GenError(f"max_abs_error_log2: the proven bound {float(proof.total):.6f} units of 2^-63 "
                        f"(2^{math.log2(proof.total) - 63:.3f}) does not meet the budget 2^{cfg.max_abs_error_log2:g}")
     report(f"{cfg.name}: self-check")
-    self_check(cfg, d, proof)
+    self_check(d, proof)
     return EftKernel(cfg, d, proof)

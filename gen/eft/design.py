@@ -20,11 +20,13 @@ correctly rounded conversions, so a render is byte-identical on every run.
 
 from __future__ import annotations
 
-import struct
 from dataclasses import dataclass
 from fractions import Fraction
 
 from mpmath import mp, mpf
+
+from ..exact import double_bits as bits
+from ..exact import mpf_to_fraction
 
 # N: segments per unit of x (width 1/N, round to nearest).  16 is what the
 # templates render: the AVX-512 select is one VPERMT2PD over 16 entries.
@@ -38,17 +40,6 @@ MAGIC52 = Fraction(3, 2) * 2 ** 52       # RN(v + MAGIC52) - MAGIC52 = round(v) 
 X_FLUSH = Fraction(1, 2 ** 80)           # x below this counts as 0 (no subnormal reaches an FPU)
 C_FLUSH = Fraction(1, 2 ** 64)           # ccs below this gives W = 0
 LN2_DOWN = Fraction(0x162E42FEFA39EF, 2 ** 53)   # the double below ln 2 (0x3FE62E42FEFA39EF)
-
-
-def bits(v: float) -> int:
-    """The binary64 bit pattern of v."""
-    return struct.unpack("<Q", struct.pack("<d", v))[0]
-
-
-def mp_fraction(v: mpf) -> Fraction:
-    """The exact value of an mpmath number."""
-    sign, man, exp, _ = v._mpf_       # man_exp drops the sign
-    return (-1 if sign else 1) * Fraction(man) * Fraction(2) ** exp
 
 
 def to_double(v: Fraction) -> float:
@@ -115,9 +106,9 @@ def make_design(poly_degree: int) -> Design:
         eh, el = [], []
         for j in range(16):
             e = mp.exp(-mpf(j) / SEGMENTS)
-            h = to_double(mp_fraction(e))
+            h = to_double(mpf_to_fraction(e))
             eh.append(h)
-            el.append(to_double(mp_fraction(e) - Fraction(h)))
+            el.append(to_double(mpf_to_fraction(e) - Fraction(h)))
         half = mpf(1) / (2 * SEGMENTS)
         n = poly_degree + 1
         nodes = [half * mp.cos(mp.pi * (2 * i + 1) / (2 * n)) for i in range(n)]
@@ -128,7 +119,7 @@ def make_design(poly_degree: int) -> Design:
                 a[i, k] = t ** k
             b[i] = _r(t)
         c = mp.lu_solve(a, b)
-        poly = tuple(to_double(mp_fraction(c[k])) for k in range(n))
+        poly = tuple(to_double(mpf_to_fraction(c[k])) for k in range(n))
     return Design(tuple(eh), tuple(el), poly)
 
 

@@ -10,7 +10,6 @@ is caught by two independent routes.
 
 from __future__ import annotations
 
-import struct
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -25,10 +24,6 @@ MAGIC_BITS = bits(1.5 * 2.0 ** 52)
 def signed(b: int) -> int:
     """A 64-bit pattern as a two's-complement integer."""
     return b - (1 << 64) if b >> 63 else b
-
-
-def from_bits(b: int) -> float:
-    return struct.unpack("<d", struct.pack("<Q", b & MASK64))[0]
 
 
 @dataclass

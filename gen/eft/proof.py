@@ -38,9 +38,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from mpmath import iv, mp
+from typing import Any
+
+from mpmath import iv
 
 from ..errors import GenError
+from ..exact import fraction_to_interval as _iv
+from ..exact import interval_to_fractions
 from .design import (C64, MAGIC52, ROWS, SEGMENTS, X_DOMAIN_END, X_FLUSH, Design, Op, constants, main_ops,
                      r_taylor)
 
@@ -144,15 +148,9 @@ def _step(kind: str, args: list[Val]) -> Val:
     return Val(ideal, carried + U * computed.mag + TINY)
 
 
-def _to_fraction_up(v) -> Fraction:
+def _to_fraction_up(v: Any) -> Fraction:
     """An upper bound of an mpmath interval, as an exact rational."""
-    sign, man, exp, _ = v._mpi_[1]      # the upper end, as mpmath's raw (sign, mantissa, exponent, bits)
-    return (-1 if sign else 1) * Fraction(man) * Fraction(2) ** exp
-
-
-def _iv(q: Fraction):
-    """An mpmath interval enclosing the rational q."""
-    return iv.mpf(q.numerator) / q.denominator
+    return interval_to_fractions(v)[1]
 
 
 def _table_term(d: Design) -> Fraction:

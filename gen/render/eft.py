@@ -21,7 +21,7 @@ import kfolder
 
 from .. import cemit, fingerprint
 from ..eft import EftKernel
-from ..eft.design import CONSTANTS, INDEX_OPS, LN2_DOWN, ROWS, Op, bits, main_ops
+from ..eft.design import CONSTANTS, INDEX_OPS, LN2_DOWN, ROWS, Op, main_ops
 from ..eft.model import C_FLUSH_BITS, MAGIC_BITS, X_FLUSH_BITS
 from . import banner
 from .batch import ISAS, Isa
