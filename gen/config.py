@@ -141,7 +141,14 @@ class KernelConfig:
         return self.head.batch if self.head else self.eft.batch if self.eft else ()
 
     def parameters(self) -> dict[str, Any]:
-        """Every input parameter, for banners and the sidecar."""
+        """Every input parameter, for banners and the sidecar (form eft: the
+        keys it takes, none of the fitting keys it does not use)."""
+        if self.eft is not None:
+            return {"name": self.name, "function": self.function, "domain": list(self.domain),
+                    "word_bits": self.word_bits, "scale_bits": self.scale_bits, "degree": self.degree,
+                    "segments": {"kind": self.segment_kind, "count": self.segment_count},
+                    "max_abs_error_log2": self.max_abs_error_log2, "form": self.form,
+                    **({"batch": list(self.batch)} if self.batch else {})}
         return {
             "name": self.name,
             "function": self.function,

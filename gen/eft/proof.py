@@ -229,7 +229,7 @@ def _lemmas(d: Design, small_max: Fraction) -> tuple[str, ...]:
         (C64 + W_MAX * (1 + H) + E_HALF < 2 * C64,
          "L4b: s1 - z1 t = 2^64 + z1 (1 - t) and s2 + y t/2 (y t >= 0) lie in [2^64, 2^64 + 2^63 (1 + 1/32) + 2^12]"),
         (small_max < Fraction(2) ** 51,
-         f"L6: |small| <= 2^{float(small_max).hex()} < 2^51: the magic-number add and VCVTPD2QQ give the same integer"),
+         f"L6: |small| <= {float(small_max):.6g} < 2^51: the magic-number add and VCVTPD2QQ give the same integer"),
     ]
     for ok, text in checks:
         if not ok:

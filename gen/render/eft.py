@@ -131,7 +131,7 @@ def detail_lines(k: EftKernel, out_dir: str) -> list[str]:
     """The annotated header's banner: every parameter, the computed values
     and each term of the bound."""
     cfg, d = k.cfg, k.design
-    out = banner_lines(k, out_dir)[:-1]
+    out = banner_lines(k, out_dir)
     if cfg.description:
         out.append(f"Description: {banner.c_comment(cfg.description)}")
     out += ["", "Parameters:"]

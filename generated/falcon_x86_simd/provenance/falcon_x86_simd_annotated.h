@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: CC0-1.0
- * falcon_x86_simd.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 ad1529bc52a3ed2c) from
+ * falcon_x86_simd.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 c0176d80e5f2eab1) from
  * kernels/falcon_x86_simd.toml (sha256 7e5459f7255370a61e03f4799d462305c165c447000bf569b854e441e76adc09); regenerate in the project root with:
  *     python3 -m gen render kernels/falcon_x86_simd.toml --out generated
  * Parameters other than the defaults: scale_bits = 63, degree = 8,
- *     segments = {kind = "nearest", count = 16}, max_abs_error_log2 = -63.0, table_access = "ct_scan",
- *     form = "eft", batch = ["avx512", "avx2"]
+ *     segments = {kind = "nearest", count = 16}, max_abs_error_log2 = -63.0, form = "eft",
+ *     batch = ["avx512", "avx2"]
  * Proven bound (exact lemmas and rational interval propagation, gen/eft/proof.py; terms: provenance/),
  * f(x) = exp(-x):
+ *     |falcon_x86_simd_fpr_expm_p63*(x, ccs) - ccs exp(-x) 2^63| <= 0.546170 units of 2^-63, x in [0, ln 2), ccs in [0, 1]
  * Description: batch kernel for vectorized samplers: binary64 error-free transforms, 16 segments, faithful
  *
  * Parameters:
@@ -17,18 +18,8 @@
  *   scale_bits = 63
  *   degree = 8
  *   segments = {"kind": "nearest", "count": 16}
- *   error = "absolute"
- *   precision_digits = 50
- *   remez_tolerance = 1e-12
- *   remez_max_iterations = 60
- *   coefficient_scales = null
- *   explicit_coefficients = false
  *   max_abs_error_log2 = -63.0
- *   table_access = "ct_scan"
- *   evaluation = "horner"
  *   form = "eft"
- *   reoptimize = true
- *   wide = false
  *   batch = ["avx512", "avx2"]
  *
  * Computed:
@@ -48,12 +39,12 @@
  *     L2: for j >= 1, x in [(2j - 1)/32, (2j + 1)/32] lies in [j/32, 2 j/16]: x - j/16 is exact (Sterbenz)
  *     L4a: ccs 2^63 Eh <= 2^63, so 2^64 + ccs 2^63 Eh lies in [2^64, 2^64 + 2^63]
  *     L4b: s1 - z1 t = 2^64 + z1 (1 - t) and s2 + y t/2 (y t >= 0) lie in [2^64, 2^64 + 2^63 (1 + 1/32) + 2^12]
- *     L6: |small| <= 2^0x1.580449fbf8cf0p+45 < 2^51: the magic-number add and VCVTPD2QQ give the same integer
+ *     L6: |small| <= 4.72813e+13 < 2^51: the magic-number add and VCVTPD2QQ give the same integer
  */
 /* Two different renders of this kernel in one translation unit (another
  * copy of the header earlier on the include path) stop the build here:
  * the include guard alone would silently keep the first. */
-#if defined(FALCON_X86_SIMD_CONTENT_HASH) && FALCON_X86_SIMD_CONTENT_HASH != 0x0226f50314068f80u
+#if defined(FALCON_X86_SIMD_CONTENT_HASH) && FALCON_X86_SIMD_CONTENT_HASH != 0xd3c16983579a3f78u
 #error "falcon_x86_simd.h: another render of this kernel was included before this one"
 #endif
 #ifndef FALCON_X86_SIMD_H
@@ -62,13 +53,13 @@
 #include <stdint.h>
 
 /* Names the render that wrote this header (the sidecar in provenance/ carries the same). */
-#define FALCON_X86_SIMD_CONTENT_HASH 0x0226f50314068f80u
+#define FALCON_X86_SIMD_CONTENT_HASH 0xd3c16983579a3f78u
 
 /**
  * falcon_x86_simd_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns, _native(x, ccs)
  * the same from doubles; x < 0 or NaN counts as 0, x >= ln 2 as the double below ln 2, ccs NaN or <= 0
  * gives 0, ccs >= 1 counts as 1.  _domain(x, ccs), _domain_bits(x_bits, ccs_bits): Falcon's contract,
- * 0 <= x < ln 2 and 0 <= ccs < 1 (unspecified but defined outside it; exact to the same bound for
+ * 0 <= x < ln 2 and 0 <= ccs < 1 (unspecified but defined outside it; within the same bound for
  * x < 23/32 and ccs <= 1).  The bound FALCON_X86_SIMD_FPR_EXPM_P63_ERR_BOUND (units of 2^-63) holds against
  * the doubles passed.  No fixed-point entry (_eval, _expm_p63): everything runs in binary64.
  * Needs x86-64 with FMA and GCC or Clang: build with -mfma or -march=x86-64-v3 (a compile-time error
