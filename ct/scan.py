@@ -82,16 +82,17 @@ BATCH_SIMD_ALLOWED = frozenset({
     "andpd", "xorpd", "rndscalepd", "roundpd", "cvttpd2qq",
     "zeroupper", "extracti128", "extracti64x4",
     # Form eft: the FMA's sign variants; 32-bit lane add (VPADDD, the
-    # dword indices of the AVX2 permutes); the compare into a mask
-    # VPCMPNLTQ and the packed binary64 compare VCMPGT_OQPD into a vector;
-    # the mask blend VBLENDMPD; the register permutes VPERMT2PD (AVX-512)
-    # and VPERMD (AVX2), whose index is secret (the segment) but which
+    # dword indices of the AVX2 permutes); the packed binary64 compare
+    # VCMPGT_OQPD into a vector; the register permutes VPERMT2PD and
+    # VPERMI2PD (AVX-512: the same two-table permute, the compiler picks
+    # which source it overwrites) and VPERMD (AVX2), whose index is secret
+    # (the segment) but which
     # read registers only, at a latency that does not depend on the index;
     # VCVTPD2QQ (the rounding conversion, {rn-sae}: fixed latency like
     # VCVTTPD2QQ).  No operand is subnormal: the inputs are flushed first
     # (docs/error-model.md, the eft form).  Only what its code uses.
     "fmsub132pd", "fmsub213pd", "fmsub231pd", "fnmadd132pd", "fnmadd213pd", "fnmadd231pd",
-    "paddd", "pcmpnltq", "cmpgt_oqpd", "blendmpd", "permt2pd", "permd", "cvtpd2qq",
+    "paddd", "cmpgt_oqpd", "permt2pd", "permi2pd", "permd", "cvtpd2qq",
 })
 
 

@@ -21,7 +21,7 @@ import kfolder
 
 from .. import cemit, fingerprint
 from ..eft import EftKernel
-from ..eft.design import CONSTANTS, INDEX_OPS, LN2_DOWN, ROWS, Op, main_ops
+from ..eft.design import INDEX_OPS, LN2_DOWN, ROWS, Op, constants, main_ops
 from ..eft.model import C_FLUSH_BITS, MAGIC_BITS, X_FLUSH_BITS
 from . import banner
 from .batch import ISAS, Isa
@@ -68,15 +68,11 @@ def lines(ops: Sequence[Op], consts: dict[str, Fraction], syntax: Syntax) -> lis
 def _isa_context(k: EftKernel, isa: Isa) -> dict[str, Any]:
     tag = f"{k.cfg.name}_x{isa.lanes}"
     syntax = Syntax(isa.prefix, f"{tag}_rounded")
-    consts = _constants(k)
+    consts = constants(k.design)
     return {"isa": isa.name, "P": isa.prefix, "lanes": isa.lanes, "target": isa.target, "cpu": list(isa.cpu),
-            "VI": isa.ivec, "VD": isa.dvec, "T": tag, "TT": tag.upper(), "reg": "v" if isa.lanes == 8 else "x",
+            "VI": isa.ivec, "VD": isa.dvec, "T": tag, "TT": tag.upper(),
             "index_lines": lines(INDEX_OPS, consts, syntax),
             "main_lines": lines(main_ops(k.cfg.degree - 3), consts, syntax)}
-
-
-def _constants(k: EftKernel) -> dict[str, Fraction]:
-    return CONSTANTS | {f"p{i}": Fraction(v) for i, v in enumerate(k.design.poly)}
 
 
 def _bound_text(k: EftKernel) -> str:
@@ -102,8 +98,8 @@ def context(k: EftKernel, out_dir: str) -> dict[str, Any]:
         "x_flush_bits": f"0x{X_FLUSH_BITS:016X}", "c_flush_bits": f"0x{C_FLUSH_BITS:016X}",
         "koff": f"0x{MAGIC_BITS:016X}", "magic": _literal(1.5 * 2.0 ** 52),
         "ln2_down": _literal(float(LN2_DOWN)),
-        "index_lines": lines(INDEX_OPS, _constants(k), scalar),
-        "main_lines": lines(main_ops(cfg.degree - 3), _constants(k), scalar),
+        "index_lines": lines(INDEX_OPS, constants(k.design), scalar),
+        "main_lines": lines(main_ops(cfg.degree - 3), constants(k.design), scalar),
         "batch": [_isa_context(k, ISAS[i]) for i in cfg.batch],
     }
 
@@ -180,7 +176,7 @@ def _small_part_claim(k: EftKernel) -> dict[str, Any]:
     (exact rationals)."""
     claim = k.proof.small_claim
     return {"operations": [[op.dest, op.kind, list(op.args)] for op in claim.ops],
-            "constants": {name: _exact(v) for name, v in sorted(_constants(k).items())
+            "constants": {name: _exact(v) for name, v in sorted(constants(k.design).items())
                           if any(name in op.args for op in claim.ops)},
             "inputs": {name: [_exact(lo), _exact(hi)] for name, (lo, hi) in claim.inputs.items()},
             "rounded_inputs": {name: [_exact(lo), _exact(hi)] for name, (lo, hi) in claim.rounded_inputs.items()},

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: CC0-1.0
- * falcon_x86_simd.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 c0176d80e5f2eab1) from
+ * falcon_x86_simd.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 3447f8098a020ddd) from
  * kernels/falcon_x86_simd.toml (sha256 7e5459f7255370a61e03f4799d462305c165c447000bf569b854e441e76adc09); regenerate in the project root with:
  *     python3 -m gen render kernels/falcon_x86_simd.toml --out generated
  * Parameters other than the defaults: scale_bits = 63, degree = 8,
@@ -9,7 +9,7 @@
  * f(x) = exp(-x):
  *     |falcon_x86_simd_fpr_expm_p63*(x, ccs) - ccs exp(-x) 2^63| <= 0.546170 units of 2^-63, x in [0, ln 2), ccs in [0, 1]
  */
-#if defined(FALCON_X86_SIMD_CONTENT_HASH) && FALCON_X86_SIMD_CONTENT_HASH != 0xd3c16983579a3f78u
+#if defined(FALCON_X86_SIMD_CONTENT_HASH) && FALCON_X86_SIMD_CONTENT_HASH != 0x776ecc3175b01a89u
 #error "falcon_x86_simd.h: another render of this kernel was included before this one"
 #endif
 #ifndef FALCON_X86_SIMD_H
@@ -17,7 +17,7 @@
 
 #include <stdint.h>
 
-#define FALCON_X86_SIMD_CONTENT_HASH 0xd3c16983579a3f78u
+#define FALCON_X86_SIMD_CONTENT_HASH 0x776ecc3175b01a89u
 
 /**
  * falcon_x86_simd_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns, _native(x, ccs)
@@ -138,20 +138,37 @@ FALCON_X86_SIMD_INLINE double falcon_x86_simd_rounded(double v) {
 }
 
 FALCON_X86_SIMD_INLINE double falcon_x86_simd_flush(double v, int64_t min_bits) {
-    __m128i b = _mm_castpd_si128(_mm_set_sd(v));
+#if defined(__x86_64__)
+    __m128i b = _mm_castpd_si128(_mm_set1_pd(v));
     __m128i keep = _mm_cmpgt_epi64(b, _mm_set1_epi64x(min_bits - 1));
     return _mm_cvtsd_f64(_mm_castsi128_pd(_mm_and_si128(b, keep)));
+#else
+    int64_t b;
+    memcpy(&b, &v, sizeof b);
+    b &= -(int64_t)(b >= min_bits);
+    memcpy(&v, &b, sizeof v);
+    return v;
+#endif
 }
 
 FALCON_X86_SIMD_INLINE double falcon_x86_simd_max(double a, double b) {
+#if defined(__x86_64__) && defined(__GNUC__)
     double r;
     __asm__("vmaxsd %2, %1, %0" : "=x"(r) : "x"(a), "x"(b));
     return r;
+#else
+    return a > b ? a : b;
+#endif
 }
+
 FALCON_X86_SIMD_INLINE double falcon_x86_simd_min(double a, double b) {
+#if defined(__x86_64__) && defined(__GNUC__)
     double r;
     __asm__("vminsd %2, %1, %0" : "=x"(r) : "x"(a), "x"(b));
     return r;
+#else
+    return a < b ? a : b;
+#endif
 }
 
 FALCON_X86_SIMD_INLINE __m128d falcon_x86_simd_select(double m) {
@@ -291,8 +308,9 @@ FALCON_X86_SIMD_X8_ATTR __m512d falcon_x86_simd_x8_rounded(__m512d v) {
 }
 
 FALCON_X86_SIMD_X8_ATTR __m512d falcon_x86_simd_x8_flush(__m512d v, int64_t min_bits) {
-    __mmask8 keep = _mm512_cmpge_epi64_mask(_mm512_castpd_si512(v), _mm512_set1_epi64(min_bits));
-    return _mm512_maskz_mov_pd(keep, v);
+    __m512i bits = _mm512_castpd_si512(v);
+    __mmask8 keep = _mm512_cmpgt_epi64_mask(bits, _mm512_set1_epi64(min_bits - 1));
+    return _mm512_castsi512_pd(_mm512_maskz_mov_epi64(keep, bits));
 }
 
 FALCON_X86_SIMD_X8_ATTR __m512i falcon_x86_simd_x8_core(__m512d x, __m512d ccs) {
@@ -357,13 +375,14 @@ void falcon_x86_simd_fpr_expm_p63_batch_avx512(uint64_t *out, const double *x, c
 #define FALCON_X86_SIMD_X4_ATTR static inline __attribute__((always_inline, target("avx2,fma")))
 
 FALCON_X86_SIMD_X4_ATTR __m256d falcon_x86_simd_x4_rounded(__m256d v) {
-    __asm__("" : "+x"(v));
+    __asm__("" : "+v"(v));
     return v;
 }
 
 FALCON_X86_SIMD_X4_ATTR __m256d falcon_x86_simd_x4_flush(__m256d v, int64_t min_bits) {
-    __m256i keep = _mm256_cmpgt_epi64(_mm256_castpd_si256(v), _mm256_set1_epi64x(min_bits - 1));
-    return _mm256_and_pd(v, _mm256_castsi256_pd(keep));
+    __m256i bits = _mm256_castpd_si256(v);
+    __m256i keep = _mm256_cmpgt_epi64(bits, _mm256_set1_epi64x(min_bits - 1));
+    return _mm256_castsi256_pd(_mm256_and_si256(bits, keep));
 }
 
 FALCON_X86_SIMD_X4_ATTR __m256d falcon_x86_simd_x4_select(const uint64_t *rows, __m256i i32, __m256i ge4, __m256i ge8) {

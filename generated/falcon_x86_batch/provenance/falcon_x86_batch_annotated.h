@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: CC0-1.0
- * falcon_x86_batch.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 c0176d80e5f2eab1) from
+ * falcon_x86_batch.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 3447f8098a020ddd) from
  * kernels/falcon_x86_batch.toml (sha256 3e273d2df328bffd0507fc837630952f2b65331934ce3aad2641bc05d4fcdf80); regenerate in the project root with:
  *     python3 -m gen render kernels/falcon_x86_batch.toml --out generated
  * Parameters other than the defaults: scale_bits = 63, degree = 13, max_abs_error_log2 = -63.0,
@@ -50,7 +50,7 @@
 /* Two different renders of this kernel in one translation unit (another
  * copy of the header earlier on the include path) stop the build here:
  * the include guard alone would silently keep the first. */
-#if defined(FALCON_X86_BATCH_CONTENT_HASH) && FALCON_X86_BATCH_CONTENT_HASH != 0x72825a4765cf23dau
+#if defined(FALCON_X86_BATCH_CONTENT_HASH) && FALCON_X86_BATCH_CONTENT_HASH != 0xb54594e77f81c8d8u
 #error "falcon_x86_batch.h: another render of this kernel was included before this one"
 #endif
 #ifndef FALCON_X86_BATCH_H
@@ -59,7 +59,7 @@
 #include <stdint.h>
 
 /* Names the render that wrote this header (the sidecar in provenance/ carries the same). */
-#define FALCON_X86_BATCH_CONTENT_HASH 0x72825a4765cf23dau
+#define FALCON_X86_BATCH_CONTENT_HASH 0xb54594e77f81c8d8u
 
 /**
  * falcon_x86_batch_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns, _native(x, ccs)
@@ -438,18 +438,6 @@ FALCON_X86_BATCH_INLINE double falcon_x86_batch_flush(double v, int64_t min_bits
 #endif
 }
 
-/* trunc(v) for 0 <= v <= 2^63 as an integer (the truncating conversion;
- * 2^63 itself gives 2^63 on x86-64, where CVTTSD2SI returns 2^63 for every
- * out-of-range input). */
-FALCON_X86_BATCH_INLINE uint64_t falcon_x86_batch_to_word(double v)
-{
-#if defined(__x86_64__)
-    return (uint64_t)_mm_cvttsd_si64(_mm_set_sd(v));
-#else
-    return (uint64_t)v;
-#endif
-}
-
 /* a > b ? a : b, and b when either is NaN (MAXSD); min likewise (MINSD).
  * On x86-64 they are written as the instructions themselves: GCC 12 turns
  * the conditional expression into a compare-and-jump when one side is a
@@ -473,6 +461,18 @@ FALCON_X86_BATCH_INLINE double falcon_x86_batch_min(double a, double b)
     return r;
 #else
     return a < b ? a : b;
+#endif
+}
+
+/* trunc(v) for 0 <= v <= 2^63 as an integer (the truncating conversion;
+ * 2^63 itself gives 2^63 on x86-64, where CVTTSD2SI returns 2^63 for every
+ * out-of-range input). */
+FALCON_X86_BATCH_INLINE uint64_t falcon_x86_batch_to_word(double v)
+{
+#if defined(__x86_64__)
+    return (uint64_t)_mm_cvttsd_si64(_mm_set_sd(v));
+#else
+    return (uint64_t)v;
 #endif
 }
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: CC0-1.0
- * falcon_x86_simd.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 c0176d80e5f2eab1) from
+ * falcon_x86_simd.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 3447f8098a020ddd) from
  * kernels/falcon_x86_simd.toml (sha256 7e5459f7255370a61e03f4799d462305c165c447000bf569b854e441e76adc09); regenerate in the project root with:
  *     python3 -m gen render kernels/falcon_x86_simd.toml --out generated
  * Parameters other than the defaults: scale_bits = 63, degree = 8,
@@ -44,7 +44,7 @@
 /* Two different renders of this kernel in one translation unit (another
  * copy of the header earlier on the include path) stop the build here:
  * the include guard alone would silently keep the first. */
-#if defined(FALCON_X86_SIMD_CONTENT_HASH) && FALCON_X86_SIMD_CONTENT_HASH != 0xd3c16983579a3f78u
+#if defined(FALCON_X86_SIMD_CONTENT_HASH) && FALCON_X86_SIMD_CONTENT_HASH != 0x776ecc3175b01a89u
 #error "falcon_x86_simd.h: another render of this kernel was included before this one"
 #endif
 #ifndef FALCON_X86_SIMD_H
@@ -53,7 +53,7 @@
 #include <stdint.h>
 
 /* Names the render that wrote this header (the sidecar in provenance/ carries the same). */
-#define FALCON_X86_SIMD_CONTENT_HASH 0xd3c16983579a3f78u
+#define FALCON_X86_SIMD_CONTENT_HASH 0x776ecc3175b01a89u
 
 /**
  * falcon_x86_simd_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns, _native(x, ccs)
@@ -198,24 +198,49 @@ FALCON_X86_SIMD_INLINE double falcon_x86_simd_rounded(double v) {
     return v;
 }
 
-/* v, or +0 when bits(v) < min_bits as signed integers: an integer compare
- * in an xmm register and an AND, no branch. */
-FALCON_X86_SIMD_INLINE double falcon_x86_simd_flush(double v, int64_t min_bits) {
-    __m128i b = _mm_castpd_si128(_mm_set_sd(v));
+/* v if its bits are at least min_bits as signed integers, else +0: so
+ * negative values (sign bit set) and values below min become +0.  On x86-64
+ * one integer compare and one AND on the vector register (no
+ * floating-point operation sees v). */
+FALCON_X86_SIMD_INLINE double falcon_x86_simd_flush(double v, int64_t min_bits)
+{
+#if defined(__x86_64__)
+    __m128i b = _mm_castpd_si128(_mm_set1_pd(v));
     __m128i keep = _mm_cmpgt_epi64(b, _mm_set1_epi64x(min_bits - 1));
     return _mm_cvtsd_f64(_mm_castsi128_pd(_mm_and_si128(b, keep)));
+#else
+    int64_t b;
+    memcpy(&b, &v, sizeof b);
+    b &= -(int64_t)(b >= min_bits);
+    memcpy(&v, &b, sizeof v);
+    return v;
+#endif
 }
 
-/* MAXSD and MINSD return the second operand when the first is NaN. */
-FALCON_X86_SIMD_INLINE double falcon_x86_simd_max(double a, double b) {
+/* a > b ? a : b, and b when either is NaN (MAXSD); min likewise (MINSD).
+ * On x86-64 they are written as the instructions themselves: GCC 12 turns
+ * the conditional expression into a compare-and-jump when one side is a
+ * constant it can specialise on, which would be a branch on the secret. */
+FALCON_X86_SIMD_INLINE double falcon_x86_simd_max(double a, double b)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
     double r;
     __asm__("vmaxsd %2, %1, %0" : "=x"(r) : "x"(a), "x"(b));
     return r;
+#else
+    return a > b ? a : b;
+#endif
 }
-FALCON_X86_SIMD_INLINE double falcon_x86_simd_min(double a, double b) {
+
+FALCON_X86_SIMD_INLINE double falcon_x86_simd_min(double a, double b)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
     double r;
     __asm__("vminsd %2, %1, %0" : "=x"(r) : "x"(a), "x"(b));
     return r;
+#else
+    return a < b ? a : b;
+#endif
 }
 
 /* (Eh[j], El[j]) for bits(m) = KOFF + j: every pair is loaded, ANDed with
@@ -293,27 +318,36 @@ FALCON_X86_SIMD_INLINE uint64_t falcon_x86_simd_core(double x, double ccs) {
     return (falcon_x86_simd_bits(s3) << 12) + falcon_x86_simd_bits(mi) - FALCON_X86_SIMD_KOFF;
 }
 
-FALCON_X86_SIMD_INLINE uint64_t falcon_x86_simd_fpr_expm_p63_domain(double x, double ccs) {
+/* Falcon's own contract: 0 <= x < ln 2 and 0 <= ccs < 1 (what its sampler
+ * passes); outside it the result is unspecified, the call still defined. */
+FALCON_X86_SIMD_INLINE uint64_t falcon_x86_simd_fpr_expm_p63_domain(double x, double ccs)
+{
     return falcon_x86_simd_core(falcon_x86_simd_flush(x, FALCON_X86_SIMD_X_FLUSH_BITS), falcon_x86_simd_flush(ccs, FALCON_X86_SIMD_C_FLUSH_BITS));
 }
 
-FALCON_X86_SIMD_INLINE uint64_t falcon_x86_simd_fpr_expm_p63_domain_bits(uint64_t x_bits, uint64_t ccs_bits) {
+/* The same on the inputs' IEEE-754 bit patterns. */
+FALCON_X86_SIMD_INLINE uint64_t falcon_x86_simd_fpr_expm_p63_domain_bits(uint64_t x_bits, uint64_t ccs_bits)
+{
     double x, ccs;
     memcpy(&x, &x_bits, sizeof x);
     memcpy(&ccs, &ccs_bits, sizeof ccs);
     return falcon_x86_simd_fpr_expm_p63_domain(x, ccs);
 }
 
-/* Every input defined: the flush, then x clamped to [0, the double below
- * ln 2] and ccs to [0, 1] by MAXSD and MINSD (NaN becomes 0). */
-FALCON_X86_SIMD_INLINE uint64_t falcon_x86_simd_fpr_expm_p63_native(double x, double ccs) {
+/* Every input defined: after the flush (negative values, -0 and tiny
+ * values become +0), MAXSD and MINSD return their second operand for a
+ * NaN: so NaN becomes 0, x is clamped to LN2_DOWN and ccs to 1. */
+FALCON_X86_SIMD_INLINE uint64_t falcon_x86_simd_fpr_expm_p63_native(double x, double ccs)
+{
     double xf = falcon_x86_simd_flush(x, FALCON_X86_SIMD_X_FLUSH_BITS), cf = falcon_x86_simd_flush(ccs, FALCON_X86_SIMD_C_FLUSH_BITS);
     xf = falcon_x86_simd_min(falcon_x86_simd_max(xf, 0.0), 0.6931471805599453);
     cf = falcon_x86_simd_min(falcon_x86_simd_max(cf, 0.0), 1.0);
     return falcon_x86_simd_core(xf, cf);
 }
 
-FALCON_X86_SIMD_INLINE uint64_t falcon_x86_simd_fpr_expm_p63(uint64_t x_bits, uint64_t ccs_bits) {
+/* The emulated-float entry: the same on bit patterns. */
+FALCON_X86_SIMD_INLINE uint64_t falcon_x86_simd_fpr_expm_p63(uint64_t x_bits, uint64_t ccs_bits)
+{
     double x, ccs;
     memcpy(&x, &x_bits, sizeof x);
     memcpy(&ccs, &ccs_bits, sizeof ccs);
@@ -363,14 +397,21 @@ FALCON_X86_SIMD_INLINE uint64_t falcon_x86_simd_fpr_expm_p63(uint64_t x_bits, ui
 
 #define FALCON_X86_SIMD_X8_ATTR static inline __attribute__((always_inline, target("avx512f,avx512dq")))
 
-FALCON_X86_SIMD_X8_ATTR __m512d falcon_x86_simd_x8_rounded(__m512d v) {
+/* falcon_x86_simd_rounded on a register: an empty asm, so that no compiler
+ * contracts the product with the addition that reads it (GCC's packed
+ * intrinsics are plain vector arithmetic, which it contracts like scalars). */
+FALCON_X86_SIMD_X8_ATTR __m512d falcon_x86_simd_x8_rounded(__m512d v)
+{
     __asm__("" : "+v"(v));
     return v;
 }
 
-FALCON_X86_SIMD_X8_ATTR __m512d falcon_x86_simd_x8_flush(__m512d v, int64_t min_bits) {
-    __mmask8 keep = _mm512_cmpge_epi64_mask(_mm512_castpd_si512(v), _mm512_set1_epi64(min_bits));
-    return _mm512_maskz_mov_pd(keep, v);
+/* falcon_x86_simd_flush lane by lane: the bits compared as signed words. */
+FALCON_X86_SIMD_X8_ATTR __m512d falcon_x86_simd_x8_flush(__m512d v, int64_t min_bits)
+{
+    __m512i bits = _mm512_castpd_si512(v);
+    __mmask8 keep = _mm512_cmpgt_epi64_mask(bits, _mm512_set1_epi64(min_bits - 1));
+    return _mm512_castsi512_pd(_mm512_maskz_mov_epi64(keep, bits));
 }
 
 /* falcon_x86_simd_core lane by lane. */
@@ -409,13 +450,16 @@ FALCON_X86_SIMD_X8_ATTR __m512i falcon_x86_simd_x8_core(__m512d x, __m512d ccs) 
     return _mm512_add_epi64(big, _mm512_cvt_roundpd_epi64(sm3, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
 }
 
-FALCON_X86_SIMD_X8_ATTR __m512i falcon_x86_simd_expm_p63_x8(__m512d x, __m512d ccs) {
+/* falcon_x86_simd_fpr_expm_p63_domain lane by lane: Falcon's contract. */
+FALCON_X86_SIMD_X8_ATTR __m512i falcon_x86_simd_expm_p63_x8(__m512d x, __m512d ccs)
+{
     return falcon_x86_simd_x8_core(falcon_x86_simd_x8_flush(x, FALCON_X86_SIMD_X_FLUSH_BITS), falcon_x86_simd_x8_flush(ccs, FALCON_X86_SIMD_C_FLUSH_BITS));
 }
 
-/* falcon_x86_simd_fpr_expm_p63_native lane by lane: the same flush, MAXPD and
- * MINPD (NaN becomes 0; x clamped to the double below ln 2, ccs to 1). */
-FALCON_X86_SIMD_X8_ATTR __m512i falcon_x86_simd_fpr_expm_p63_native_x8(__m512d x, __m512d ccs) {
+/* falcon_x86_simd_fpr_expm_p63_native lane by lane: every input defined, by the
+ * same flush, MAXPD and MINPD (NaN becomes 0; x clamped to LN2_DOWN, ccs to 1). */
+FALCON_X86_SIMD_X8_ATTR __m512i falcon_x86_simd_fpr_expm_p63_native_x8(__m512d x, __m512d ccs)
+{
     __m512d xf = falcon_x86_simd_x8_flush(x, FALCON_X86_SIMD_X_FLUSH_BITS), cf = falcon_x86_simd_x8_flush(ccs, FALCON_X86_SIMD_C_FLUSH_BITS);
     xf = _mm512_min_pd(_mm512_max_pd(xf, _mm512_setzero_pd()), _mm512_set1_pd(0.6931471805599453));
     cf = _mm512_min_pd(_mm512_max_pd(cf, _mm512_setzero_pd()), _mm512_set1_pd(1.0));
@@ -444,14 +488,21 @@ void falcon_x86_simd_fpr_expm_p63_batch_avx512(uint64_t *out, const double *x, c
 
 #define FALCON_X86_SIMD_X4_ATTR static inline __attribute__((always_inline, target("avx2,fma")))
 
-FALCON_X86_SIMD_X4_ATTR __m256d falcon_x86_simd_x4_rounded(__m256d v) {
-    __asm__("" : "+x"(v));
+/* falcon_x86_simd_rounded on a register: an empty asm, so that no compiler
+ * contracts the product with the addition that reads it (GCC's packed
+ * intrinsics are plain vector arithmetic, which it contracts like scalars). */
+FALCON_X86_SIMD_X4_ATTR __m256d falcon_x86_simd_x4_rounded(__m256d v)
+{
+    __asm__("" : "+v"(v));
     return v;
 }
 
-FALCON_X86_SIMD_X4_ATTR __m256d falcon_x86_simd_x4_flush(__m256d v, int64_t min_bits) {
-    __m256i keep = _mm256_cmpgt_epi64(_mm256_castpd_si256(v), _mm256_set1_epi64x(min_bits - 1));
-    return _mm256_and_pd(v, _mm256_castsi256_pd(keep));
+/* falcon_x86_simd_flush lane by lane: the bits compared as signed words. */
+FALCON_X86_SIMD_X4_ATTR __m256d falcon_x86_simd_x4_flush(__m256d v, int64_t min_bits)
+{
+    __m256i bits = _mm256_castpd_si256(v);
+    __m256i keep = _mm256_cmpgt_epi64(bits, _mm256_set1_epi64x(min_bits - 1));
+    return _mm256_castsi256_pd(_mm256_and_si256(bits, keep));
 }
 
 /* One table's entry j per lane: VPERMD picks dwords 2 (j mod 4), 2 (j mod 4) + 1
@@ -504,13 +555,16 @@ FALCON_X86_SIMD_X4_ATTR __m256i falcon_x86_simd_x4_core(__m256d x, __m256d ccs) 
     return _mm256_add_epi64(big, _mm256_sub_epi64(mi, _mm256_set1_epi64x((long long)FALCON_X86_SIMD_KOFF)));
 }
 
-FALCON_X86_SIMD_X4_ATTR __m256i falcon_x86_simd_expm_p63_x4(__m256d x, __m256d ccs) {
+/* falcon_x86_simd_fpr_expm_p63_domain lane by lane: Falcon's contract. */
+FALCON_X86_SIMD_X4_ATTR __m256i falcon_x86_simd_expm_p63_x4(__m256d x, __m256d ccs)
+{
     return falcon_x86_simd_x4_core(falcon_x86_simd_x4_flush(x, FALCON_X86_SIMD_X_FLUSH_BITS), falcon_x86_simd_x4_flush(ccs, FALCON_X86_SIMD_C_FLUSH_BITS));
 }
 
-/* falcon_x86_simd_fpr_expm_p63_native lane by lane: the same flush, MAXPD and
- * MINPD (NaN becomes 0; x clamped to the double below ln 2, ccs to 1). */
-FALCON_X86_SIMD_X4_ATTR __m256i falcon_x86_simd_fpr_expm_p63_native_x4(__m256d x, __m256d ccs) {
+/* falcon_x86_simd_fpr_expm_p63_native lane by lane: every input defined, by the
+ * same flush, MAXPD and MINPD (NaN becomes 0; x clamped to LN2_DOWN, ccs to 1). */
+FALCON_X86_SIMD_X4_ATTR __m256i falcon_x86_simd_fpr_expm_p63_native_x4(__m256d x, __m256d ccs)
+{
     __m256d xf = falcon_x86_simd_x4_flush(x, FALCON_X86_SIMD_X_FLUSH_BITS), cf = falcon_x86_simd_x4_flush(ccs, FALCON_X86_SIMD_C_FLUSH_BITS);
     xf = _mm256_min_pd(_mm256_max_pd(xf, _mm256_setzero_pd()), _mm256_set1_pd(0.6931471805599453));
     cf = _mm256_min_pd(_mm256_max_pd(cf, _mm256_setzero_pd()), _mm256_set1_pd(1.0));
