@@ -74,9 +74,16 @@ def polynomial(sidecar: dict[str, Any], index: int) -> list[Fraction]:
     computed, so a kernel with limb products (multiplier = "truncated",
     which the Gappa certificate does not model) is checked too: its graph
     is not validated here, only that every power has one const node."""
+    degree = int(sidecar["degree"])
+    if sidecar.get("form") == "head":
+        # One polynomial in x (no node graph): the exact head and the fitted
+        # rest, as the sidecar states it (gen/proof/head.py, polynomial).
+        coeffs = [Fraction(c) for c in sidecar.get("polynomial") or ()]
+        if len(coeffs) != degree + 1:
+            raise CheckError(f"form head: {len(coeffs)} polynomial coefficients for degree {degree}")
+        return coeffs
     if not gappa.has_limb_products(sidecar):
         gappa.segments(sidecar)  # validates the graph and the coefficients
-    degree = int(sidecar["degree"])
     ks = [int(k) for k in sidecar["segment_list"][index]["coefficients"]]
     if len(ks) != degree + 1:
         raise CheckError(f"segment {index}: {len(ks)} coefficients for degree {degree}")
@@ -101,7 +108,7 @@ def sollya_script(sidecar: dict[str, Any], rows: Sequence[tuple[int, Sequence[Fr
     if not _FUNCTION.match(function):
         raise CheckError(f"function {function!r} is not a plain expression in x")
     W = int(sidecar["word_bits"])
-    g = int(sidecar["index"]["pre_shift"])
+    g = int((sidecar.get("index") or {}).get("pre_shift", 0))   # form head: one segment, v = x
     lines = [f"prec = {PRECISION}!;", "display = dyadic!;", "verbosity = 0!;"]
     for i, coeffs in rows:
         seg = sidecar["segment_list"][i]

@@ -162,6 +162,21 @@ class SollyaTest(unittest.TestCase):
         with self.assertRaisesRegex(sollya_check.CheckError, "expected 0..4"):
             sollya_check.polynomial(broken, 0)
 
+    def test_head_form(self) -> None:
+        """Form head has one polynomial in x and no node graph: Sollya checks
+        the sidecar's polynomial; a coefficient nudged by 2^-40 (relative) of
+        its x^3 term is caught, and a polynomial of the wrong length refused."""
+        self._check_all("falcon_x86")
+        data = _sidecar("falcon_x86")
+        coeffs = sollya_check.polynomial(data, 0)
+        broken = coeffs[:3] + [coeffs[3] * (1 + Fraction(1, 1 << 40))] + coeffs[4:]
+        bad = sollya_check.check(data, [0], {0: broken})[0]
+        self.assertFalse(bad.sound)
+        short = copy.deepcopy(data)
+        short["polynomial"] = short["polynomial"][:-1]
+        with self.assertRaisesRegex(sollya_check.CheckError, "polynomial coefficients for degree"):
+            sollya_check.polynomial(short, 0)
+
     def test_wrong_coefficient_caught(self) -> None:
         """Broken control: a_1 off by 2^-20 relative makes sup |p - f| exceed the bound."""
         data = _sidecar("paper_m3")

@@ -234,5 +234,24 @@ class Renderers(unittest.TestCase):
         self.assertNotIn("falcon_x86_fast", targets)  # no row in the run: no line
 
 
+class CertifyTable(unittest.TestCase):
+    """The Gappa table takes every summary certify/gappa_run.py writes: per
+    segment, form head (claims) and form eft (the small part's claim); an
+    unproven one says so."""
+
+    def test_every_summary_kind(self) -> None:
+        seg = {"name": "k_seg", "segments": 2, "proven": True, "wall_seconds": 1.0, "gappa_cpu_seconds": 1.5,
+               "results": [{"generator": ["-1", "2"], "gappa": ["-1", "1b1"], "split": 1},
+                           {"generator": ["-3b-1", "1"], "gappa": ["-1", "1"], "split": 1}]}
+        head = {"name": "k_head", "form": "head", "claims": 228, "proven": True, "wall_seconds": 12.0, "failures": []}
+        eft = {"name": "k_eft", "form": "eft", "claimed": 0.0210383, "proven": False, "wall_seconds": 0.1,
+               "failure": "BND(...)"}
+        out = tables.certify_gappa({"kernels": [seg, head, eft], "measured_on": {"date": "2026-01-02"}},
+                                   Path("build/certify"))
+        self.assertIn("| k_seg | 2 segment(s) | [-1.5, 2] | [-1, 2] | 1.00 (1.50) | none | yes |", out)
+        self.assertIn("| k_head | 228 claims of the binary64 part | - | - | 12.00 | - | yes |", out)
+        self.assertIn("| k_eft | the small part's roundings | <= 0.0210383 | - | 0.10 | - | **NO** |", out)
+
+
 if __name__ == "__main__":
     unittest.main()
