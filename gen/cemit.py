@@ -135,6 +135,36 @@ def _fused_step(k: Kernel, out: list[Step], names: list[str], n: int) -> Optiona
     return f"fxp_submulhi64_umaal({names[c]}, {a}, {b})"
 
 
+def _column_step(k: Kernel, out: list[Step], names: list[str], n: int) -> Optional[str]:
+    """A 64-bit sum node a -/+ m, where m is a limb product used by this sum
+    only, becomes a chain of column macros (c_column) on a: a 64-bit
+    product's combine statement (the last one emitted) is dropped and its
+    accumulators enter the chain one by one; a 32-bit product enters as one
+    column.  The same value modulo 2^64 as the sum written in C; None when
+    the pattern does not apply."""
+    qz = k.qz
+    nodes = qz.scheme.nodes
+    node, terms = nodes[n], qz.terms[n]
+    if not qz.plans or k.cfg.word_bits != 64 or node.wide or node.narrow or terms is None or len(node.args) != 2:
+        return None
+    (a, (sa, ra)), (m, (sm, rm)) = sorted(zip(node.args, terms), key=lambda t: (nodes[t[0]].kind == "mul", -t[1][0]))
+    if sa != 1 or ra != 0 or nodes[m].kind != "mul" or nodes[m].wide or nodes[a].narrow:
+        return None
+    if sum(m in other.args for other in nodes if other.kind not in ("var", "const", "ftail")) != 1:
+        return None
+    op = "sub" if sm < 0 else "add"
+    plan = qz.plans[m]
+    if nodes[m].narrow:
+        if not -32 < -rm < 32:
+            return None
+        return c_column(op, names[a], names[m], -rm)
+    if plan is None or rm != 0 or not out or out[-1]["name"] != names[m]:
+        return None
+    out.pop()
+    accs = [f"{names[m]}_c{g}" for g in range(len(plan.groups))]
+    return c_column_chain(names[a], op, column_shifts(plan, accs))
+
+
 def _table_read(k: Kernel, j: Optional[int]) -> str:
     """The C expression of K_j from the row pointer k: k[j], or with
     table_layout = "mixed" (uint32_t words, a 64-bit K_j low word first)
@@ -178,6 +208,8 @@ def steps(k: Kernel, digits: int) -> tuple[list[Step], str]:
         else:
             name, text = node.label.replace("^", ""), _sum(qz, names, n)
             fused = _fused_step(k, out, names, n)
+            if fused is None:
+                fused = _column_step(k, out, names, n)
             if fused is not None:
                 text = fused
         lo = min(r[n][0] for r in qz.ranges)
@@ -268,16 +300,47 @@ def c_limb_shifted(source: tuple[str, int], limb: Limb, extra_shift: int = 0) ->
     return f"((uint32_t){name} << {-pos}) & {mask}"
 
 
+def column_shifts(p: TruncPlan, acc_names: Sequence[str]) -> list[tuple[str, int]]:
+    """Each accumulator of plan p with the left shift (right when negative)
+    that puts it at the product's scale."""
+    return [(name, p.position(g) - p.drop) for g, name in enumerate(acc_names)]
+
+
+def c_column(op: str, y: str, c: str, r: int) -> str:
+    """y - c 2^r or y + c 2^r (op "sub" or "add") on 64-bit words, c a 32-bit
+    accumulator, as the fxp.h column macro for that shift (a Thumb-2
+    SUBS/SBC or ADDS/ADC pair with a shifted operand, C elsewhere)."""
+    assert op in ("sub", "add") and -32 < r < 64, (op, r)
+    if r == 0:
+        return f"fxp_{op}64({y}, {c})"
+    if r < 0:
+        return f"fxp_{op}64_shr({y}, {c}, {-r})"
+    return f"fxp_{op}64_shl{'_hi' if r >= 32 else ''}({y}, {c}, {r})"
+
+
+def c_column_chain(base: str, op: str, columns: Sequence[tuple[str, int]]) -> str:
+    """base followed by one column macro per (accumulator, shift): the same
+    value modulo 2^64 as base -/+ the sum of the shifted accumulators."""
+    text = base
+    for name, r in columns:
+        text = c_column(op, text, name, r)
+    return text
+
+
 def c_combine(p: TruncPlan, acc_names: list[str], out_bits: int) -> str:
-    """The sum of the shifted accumulators, in the result's word type."""
-    parts = []
-    for g, name in enumerate(acc_names):
-        r = p.position(g) - p.drop
-        if out_bits == 64:
-            text = f"((uint64_t){name} << {r})" if r > 0 else (f"({name} >> {-r})" if r < 0 else f"(uint64_t){name}")
-        else:
-            text = f"({name} << {r})" if r > 0 else (f"({name} >> {-r})" if r < 0 else name)
-        parts.append(text)
+    """The sum of the shifted accumulators, in the result's word type
+    (64-bit: the first term in C, the others added by column macros)."""
+    columns = column_shifts(p, acc_names)
+    if out_bits == 64:
+        # The leading terms in C while the low word of their sum is a single
+        # shifted accumulator (a term at 2^32 or above has a zero low word):
+        # gcc writes those without a carry.
+        lead = 2 if len(columns) > 1 and columns[0][1] >= 32 else 1
+        base = " + ".join(f"((uint64_t){name} << {r})" if r > 0 else
+                          (f"(uint64_t)({name} >> {-r})" if r < 0 else f"(uint64_t){name}")
+                          for name, r in columns[:lead])
+        return c_column_chain(f"({base})" if lead > 1 else base, "add", columns[lead:])
+    parts = [f"({name} << {r})" if r > 0 else (f"({name} >> {-r})" if r < 0 else name) for name, r in columns]
     return " + ".join(parts)
 
 

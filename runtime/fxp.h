@@ -285,6 +285,54 @@ static inline uint64_t fxp_submulhi64_umaal(uint64_t c, uint64_t a, uint64_t b)
 #endif
 }
 
+/*
+ * y - c 2^r and y + c 2^r (mod 2^64) for a 64-bit word y and a 32-bit
+ * column accumulator c of a limb product ("truncated" kernels): the column
+ * sums and the Horner step K_j - v y are written as a chain of these
+ * (gen/cemit.py), one per column.  The shift is a constant, passed as a
+ * literal: fxp_sub64_shl for 1 <= r <= 31, fxp_sub64_shl_hi for
+ * 32 <= r <= 63, fxp_sub64_shr(y, c, d) for y - floor(c / 2^d),
+ * 1 <= d <= 31, fxp_sub64 for r = 0; the fxp_add64 ones likewise.
+ *
+ * On Thumb-2 (ARMv7-M and ARMv7E-M) each is SUBS/SBC (ADDS/ADC) whose
+ * second operand is c shifted by the constant: two instructions per
+ * column.  gcc writes a 64-bit sum of shifted 32-bit words in C as a
+ * shift, SUBS and SBC per column, so the asm saves one instruction per
+ * column.  The outputs are registers of their own (the low one early-
+ * clobber, written before the high inputs are read), not tied to the
+ * inputs: tied operands made gcc copy a table word before each chain.
+ * Elsewhere the macro is the C expression: the same bits, since both
+ * compute modulo 2^64 (tests/test_fxp_columns.py runs both against exact
+ * values).  Data-processing instructions take one cycle whatever the
+ * operands on these cores: constant time.
+ */
+#if defined(__GNUC__) && defined(__thumb2__) && (defined(__ARM_ARCH_7M__) || defined(__ARM_ARCH_7EM__))
+#define fxp_col64_asm(y, c, text, r) __extension__({ \
+    uint64_t fxp_col_y = (y); \
+    uint32_t fxp_col_lo, fxp_col_hi; \
+    __asm__(text : "=&r"(fxp_col_lo), "=r"(fxp_col_hi) \
+            : "r"((uint32_t)fxp_col_y), "r"((uint32_t)(fxp_col_y >> 32)), "r"((uint32_t)(c)), \
+              "i"((r) & 31), "i"((32 - (r)) & 31) : "cc"); \
+    ((uint64_t)fxp_col_hi << 32) | fxp_col_lo; })
+#define fxp_sub64_shl(y, c, r) fxp_col64_asm(y, c, "subs %0, %2, %4, lsl %5\n\tsbc %1, %3, %4, lsr %6", r)
+#define fxp_add64_shl(y, c, r) fxp_col64_asm(y, c, "adds %0, %2, %4, lsl %5\n\tadc %1, %3, %4, lsr %6", r)
+#define fxp_sub64_shr(y, c, d) fxp_col64_asm(y, c, "subs %0, %2, %4, lsr %5\n\tsbc %1, %3, #0", d)
+#define fxp_add64_shr(y, c, d) fxp_col64_asm(y, c, "adds %0, %2, %4, lsr %5\n\tadc %1, %3, #0", d)
+#define fxp_sub64(y, c) fxp_col64_asm(y, c, "subs %0, %2, %4\n\tsbc %1, %3, #0", 0)
+#define fxp_add64(y, c) fxp_col64_asm(y, c, "adds %0, %2, %4\n\tadc %1, %3, #0", 0)
+#else
+#define fxp_sub64_shl(y, c, r) ((uint64_t)(y) - ((uint64_t)(uint32_t)(c) << (r)))
+#define fxp_add64_shl(y, c, r) ((uint64_t)(y) + ((uint64_t)(uint32_t)(c) << (r)))
+#define fxp_sub64_shr(y, c, d) ((uint64_t)(y) - (uint64_t)((uint32_t)(c) >> (d)))
+#define fxp_add64_shr(y, c, d) ((uint64_t)(y) + (uint64_t)((uint32_t)(c) >> (d)))
+#define fxp_sub64(y, c) ((uint64_t)(y) - (uint64_t)(uint32_t)(c))
+#define fxp_add64(y, c) ((uint64_t)(y) + (uint64_t)(uint32_t)(c))
+#endif
+/* Only the high word changes: gcc already writes one SUB (ADD) with a
+ * shifted operand. */
+#define fxp_sub64_shl_hi(y, c, r) ((uint64_t)(y) - ((uint64_t)(uint32_t)(c) << (r)))
+#define fxp_add64_shl_hi(y, c, r) ((uint64_t)(y) + ((uint64_t)(uint32_t)(c) << (r)))
+
 static inline uint32_t fxp_mulhi32_mul16(uint32_t a, uint32_t b)
 {
     return (uint32_t)(fxp_mul16_32x32(a, b) >> 32);

@@ -122,6 +122,22 @@ class TempDirCase(unittest.TestCase):
         cls._td.cleanup()
 
 
+def stage_files(root: Path, tag: str, files: dict[str, str]) -> Path:
+    """A new folder root/tag holding the given files (name -> text)."""
+    d = root / tag
+    d.mkdir()
+    for name, text in files.items():
+        (d / name).write_text(text)
+    return d
+
+
+def mutated(case: unittest.TestCase, text: str, what: str, old: str, new: str) -> str:
+    """text with its one occurrence of old replaced by new (a deliberately
+    broken copy for a control); the test fails if old is not there once."""
+    case.assertEqual(text.count(old), 1, f"mutation anchor not found once: {what}")
+    return text.replace(old, new)
+
+
 # The sidecar keys of the fixed-point interface, which a kernel without it
 # (form eft) does not have.
 FIXED_POINT_KEYS = ("polynomial", "segment_list", "z_max", "z_lo", "head")

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: CC0-1.0
- * falcon_m3.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 3447f8098a020ddd) from
+ * falcon_m3.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 6229e3cc7882a6b9) from
  * kernels/falcon_m3.toml (sha256 8976741dd0aba6898894248a0d7017aa31ea21d3301648f63822383bfeaaffa8); regenerate in the project root with:
  *     python3 -m gen render kernels/falcon_m3.toml --out generated
  * Parameters other than the defaults: scale_bits = 63, degree = 4,
@@ -10,7 +10,7 @@
  *     |falcon_m3_fpr_expm_p63*(x, ccs) - ccs exp(-x) 2^63| <= 275.065 units of 2^-63, x in [0, ln 2), ccs in [0, 1]
  *     |_eval(z) - f(z/2^64) 2^63| <= 274.247 (units of 2^-63), |_expm_p63(z, w) - (w/2^64) f(z/2^64) 2^63| <= 273.747 (units of 2^-63)
  */
-#if defined(FALCON_M3_CONTENT_HASH) && FALCON_M3_CONTENT_HASH != 0x1ea4bc4a988022ebu
+#if defined(FALCON_M3_CONTENT_HASH) && FALCON_M3_CONTENT_HASH != 0x0348d29061859724u
 #error "falcon_m3.h: another render of this kernel was included before this one"
 #endif
 #ifndef FALCON_M3_H
@@ -18,7 +18,7 @@
 
 #include <stdint.h>
 
-#define FALCON_M3_CONTENT_HASH 0x1ea4bc4a988022ebu
+#define FALCON_M3_CONTENT_HASH 0x0348d29061859724u
 
 /**
  * falcon_m3_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns, _native(x, ccs)
@@ -33,6 +33,30 @@
  * Products: 32-bit MUL/MLA of 15-bit limbs on every target (no long multiply).
  * One table per program: define FALCON_M3_TABLE_EXTERN in every file that includes this one but one.
  */
+
+#if defined(__GNUC__) && defined(__thumb2__) && (defined(__ARM_ARCH_7M__) || defined(__ARM_ARCH_7EM__))
+#define falcon_m3_fxp_col64_asm(y, c, text, r) __extension__({ \
+    uint64_t falcon_m3_fxp_col_y = (y); \
+    uint32_t falcon_m3_fxp_col_lo, falcon_m3_fxp_col_hi; \
+    __asm__(text : "=&r"(falcon_m3_fxp_col_lo), "=r"(falcon_m3_fxp_col_hi) \
+            : "r"((uint32_t)falcon_m3_fxp_col_y), "r"((uint32_t)(falcon_m3_fxp_col_y >> 32)), "r"((uint32_t)(c)), \
+              "i"((r) & 31), "i"((32 - (r)) & 31) : "cc"); \
+    ((uint64_t)falcon_m3_fxp_col_hi << 32) | falcon_m3_fxp_col_lo; })
+#define falcon_m3_fxp_sub64_shl(y, c, r) falcon_m3_fxp_col64_asm(y, c, "subs %0, %2, %4, lsl %5\n\tsbc %1, %3, %4, lsr %6", r)
+#define falcon_m3_fxp_add64_shl(y, c, r) falcon_m3_fxp_col64_asm(y, c, "adds %0, %2, %4, lsl %5\n\tadc %1, %3, %4, lsr %6", r)
+#define falcon_m3_fxp_sub64_shr(y, c, d) falcon_m3_fxp_col64_asm(y, c, "subs %0, %2, %4, lsr %5\n\tsbc %1, %3, #0", d)
+#define falcon_m3_fxp_add64_shr(y, c, d) falcon_m3_fxp_col64_asm(y, c, "adds %0, %2, %4, lsr %5\n\tadc %1, %3, #0", d)
+#define falcon_m3_fxp_sub64(y, c) falcon_m3_fxp_col64_asm(y, c, "subs %0, %2, %4\n\tsbc %1, %3, #0", 0)
+#define falcon_m3_fxp_add64(y, c) falcon_m3_fxp_col64_asm(y, c, "adds %0, %2, %4\n\tadc %1, %3, #0", 0)
+#else
+#define falcon_m3_fxp_sub64_shl(y, c, r) ((uint64_t)(y) - ((uint64_t)(uint32_t)(c) << (r)))
+#define falcon_m3_fxp_add64_shl(y, c, r) ((uint64_t)(y) + ((uint64_t)(uint32_t)(c) << (r)))
+#define falcon_m3_fxp_sub64_shr(y, c, d) ((uint64_t)(y) - (uint64_t)((uint32_t)(c) >> (d)))
+#define falcon_m3_fxp_add64_shr(y, c, d) ((uint64_t)(y) + (uint64_t)((uint32_t)(c) >> (d)))
+#define falcon_m3_fxp_sub64(y, c) ((uint64_t)(y) - (uint64_t)(uint32_t)(c))
+#define falcon_m3_fxp_add64(y, c) ((uint64_t)(y) + (uint64_t)(uint32_t)(c))
+#endif
+
 #if defined(__GNUC__) && (defined(__ARM_ARCH_7M__) || defined(__ARM_ARCH_7EM__))
 #define FALCON_M3_TABLE_SECTION __attribute__((section(".data.falcon_m3_coeffs")))
 #else
@@ -333,7 +357,7 @@ static inline uint64_t falcon_m3_core(uint64_t z) {
     uint32_t mul6_c2 = y3_l17 * T_l32_2 + y3_l0_2 * T_l49;
     uint32_t mul6_c3 = y3_l2 * T_l34;
     uint32_t mul6 = (mul6_c0 << 2) + (mul6_c1 >> 13) + (mul6_c2 >> 15) + (mul6_c3 >> 28);
-    uint64_t y2 = k[2] - ((uint64_t)mul6 << 10);
+    uint64_t y2 = falcon_m3_fxp_sub64_shl(k[2], mul6, 10);
     uint32_t y2_l36 = (uint32_t)(y2 >> 36) & 0x7fffu;
     uint32_t y2_l21 = (uint32_t)(y2 >> 21) & 0x7fffu;
     uint32_t y2_l6 = (uint32_t)(y2 >> 6) & 0x7fffu;
@@ -341,8 +365,7 @@ static inline uint64_t falcon_m3_core(uint64_t z) {
     uint32_t mul9_c0 = y2_l36 * T_l49;
     uint32_t mul9_c1 = y2_l36 * T_l34 + y2_l21 * T_l49;
     uint32_t mul9_c2 = y2_l36 * T_l19 + y2_l21 * T_l34 + y2_l6 * T_l49;
-    uint64_t mul9 = ((uint64_t)mul9_c0 << 23) + ((uint64_t)mul9_c1 << 8) + (mul9_c2 >> 7);
-    uint64_t y1 = k[1] - mul9;
+    uint64_t y1 = falcon_m3_fxp_sub64_shr(falcon_m3_fxp_sub64_shl(falcon_m3_fxp_sub64_shl(k[1], mul9_c0, 23), mul9_c1, 8), mul9_c2, 7);
     uint32_t y1_l47 = (uint32_t)(y1 >> 47) & 0x7fffu;
     uint32_t y1_l32 = (uint32_t)(y1 >> 32) & 0x7fffu;
     uint32_t y1_l17 = (uint32_t)(y1 >> 17) & 0x7fffu;
@@ -352,8 +375,7 @@ static inline uint64_t falcon_m3_core(uint64_t z) {
     uint32_t mul12_c1 = y1_l47 * T_l34 + y1_l32 * T_l49;
     uint32_t mul12_c2 = y1_l47 * T_l19 + y1_l32 * T_l34 + y1_l17 * T_l49;
     uint32_t mul12_c3 = y1_l47 * T_l4 + y1_l32 * T_l19 + y1_l17 * T_l34 + y1_l2 * T_l49;
-    uint64_t mul12 = ((uint64_t)mul12_c0 << 26) + ((uint64_t)mul12_c1 << 11) + (mul12_c2 >> 4) + (mul12_c3 >> 19);
-    uint64_t y0 = k[0] - mul12;
+    uint64_t y0 = falcon_m3_fxp_sub64_shr(falcon_m3_fxp_sub64_shr(falcon_m3_fxp_sub64_shl(falcon_m3_fxp_sub64_shl(k[0], mul12_c0, 26), mul12_c1, 11), mul12_c2, 4), mul12_c3, 19);
     return y0;
 }
 static inline uint64_t falcon_m3_eval(uint64_t z) { return (falcon_m3_core(z) + UINT64_C(0x1)) >> 1; }
@@ -371,7 +393,7 @@ static inline uint64_t falcon_m3_ccs_product(uint64_t u, uint64_t w) {
     uint32_t p_c1 = w_l49 * u_l34 + w_l34 * u_l49;
     uint32_t p_c2 = w_l49 * u_l19 + w_l34 * u_l34 + w_l19 * u_l49;
     uint32_t p_c3 = w_l49 * u_l4 + w_l34 * u_l19 + w_l19 * u_l34 + w_l4 * u_l49;
-    return ((uint64_t)p_c0 << 34) + ((uint64_t)p_c1 << 19) + ((uint64_t)p_c2 << 4) + (p_c3 >> 11);
+    return falcon_m3_fxp_add64_shr(falcon_m3_fxp_add64_shl((((uint64_t)p_c0 << 34) + ((uint64_t)p_c1 << 19)), p_c2, 4), p_c3, 11);
 }
 static inline uint64_t falcon_m3_expm_p63_core(uint64_t u, uint64_t w) {
     uint64_t p = falcon_m3_ccs_product(u, w);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: CC0-1.0
- * falcon_m3.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 3447f8098a020ddd) from
+ * falcon_m3.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 6229e3cc7882a6b9) from
  * kernels/falcon_m3.toml (sha256 8976741dd0aba6898894248a0d7017aa31ea21d3301648f63822383bfeaaffa8); regenerate in the project root with:
  *     python3 -m gen render kernels/falcon_m3.toml --out generated
  * Parameters other than the defaults: scale_bits = 63, degree = 4,
@@ -52,7 +52,7 @@
 /* Two different renders of this kernel in one translation unit (another
  * copy of the header earlier on the include path) stop the build here:
  * the include guard alone would silently keep the first. */
-#if defined(FALCON_M3_CONTENT_HASH) && FALCON_M3_CONTENT_HASH != 0x1ea4bc4a988022ebu
+#if defined(FALCON_M3_CONTENT_HASH) && FALCON_M3_CONTENT_HASH != 0x0348d29061859724u
 #error "falcon_m3.h: another render of this kernel was included before this one"
 #endif
 #ifndef FALCON_M3_H
@@ -61,7 +61,7 @@
 #include <stdint.h>
 
 /* Names the render that wrote this header (the sidecar in provenance/ carries the same). */
-#define FALCON_M3_CONTENT_HASH 0x1ea4bc4a988022ebu
+#define FALCON_M3_CONTENT_HASH 0x0348d29061859724u
 
 /**
  * falcon_m3_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns, _native(x, ccs)
@@ -76,6 +76,57 @@
  * Products: 32-bit MUL/MLA of 15-bit limbs on every target (no long multiply).
  * One table per program: define FALCON_M3_TABLE_EXTERN in every file that includes this one but one.
  */
+
+/*
+ * Fixed-point helpers: the part of runtime/fxp.h this kernel uses, with
+ * the prefix fxp_ of every name replaced by falcon_m3_fxp_ (so two
+ * kernels in one program never share one), unchanged otherwise.
+ */
+/*
+ * y - c 2^r and y + c 2^r (mod 2^64) for a 64-bit word y and a 32-bit
+ * column accumulator c of a limb product ("truncated" kernels): the column
+ * sums and the Horner step K_j - v y are written as a chain of these
+ * (gen/cemit.py), one per column.  The shift is a constant, passed as a
+ * literal: falcon_m3_fxp_sub64_shl for 1 <= r <= 31, falcon_m3_fxp_sub64_shl_hi for
+ * 32 <= r <= 63, falcon_m3_fxp_sub64_shr(y, c, d) for y - floor(c / 2^d),
+ * 1 <= d <= 31, falcon_m3_fxp_sub64 for r = 0; the falcon_m3_fxp_add64 ones likewise.
+ *
+ * On Thumb-2 (ARMv7-M and ARMv7E-M) each is SUBS/SBC (ADDS/ADC) whose
+ * second operand is c shifted by the constant: two instructions per
+ * column.  gcc writes a 64-bit sum of shifted 32-bit words in C as a
+ * shift, SUBS and SBC per column, so the asm saves one instruction per
+ * column.  The outputs are registers of their own (the low one early-
+ * clobber, written before the high inputs are read), not tied to the
+ * inputs: tied operands made gcc copy a table word before each chain.
+ * Elsewhere the macro is the C expression: the same bits, since both
+ * compute modulo 2^64 (tests/test_fxp_columns.py runs both against exact
+ * values).  Data-processing instructions take one cycle whatever the
+ * operands on these cores: constant time.
+ */
+
+#if defined(__GNUC__) && defined(__thumb2__) && (defined(__ARM_ARCH_7M__) || defined(__ARM_ARCH_7EM__))
+#define falcon_m3_fxp_col64_asm(y, c, text, r) __extension__({ \
+    uint64_t falcon_m3_fxp_col_y = (y); \
+    uint32_t falcon_m3_fxp_col_lo, falcon_m3_fxp_col_hi; \
+    __asm__(text : "=&r"(falcon_m3_fxp_col_lo), "=r"(falcon_m3_fxp_col_hi) \
+            : "r"((uint32_t)falcon_m3_fxp_col_y), "r"((uint32_t)(falcon_m3_fxp_col_y >> 32)), "r"((uint32_t)(c)), \
+              "i"((r) & 31), "i"((32 - (r)) & 31) : "cc"); \
+    ((uint64_t)falcon_m3_fxp_col_hi << 32) | falcon_m3_fxp_col_lo; })
+#define falcon_m3_fxp_sub64_shl(y, c, r) falcon_m3_fxp_col64_asm(y, c, "subs %0, %2, %4, lsl %5\n\tsbc %1, %3, %4, lsr %6", r)
+#define falcon_m3_fxp_add64_shl(y, c, r) falcon_m3_fxp_col64_asm(y, c, "adds %0, %2, %4, lsl %5\n\tadc %1, %3, %4, lsr %6", r)
+#define falcon_m3_fxp_sub64_shr(y, c, d) falcon_m3_fxp_col64_asm(y, c, "subs %0, %2, %4, lsr %5\n\tsbc %1, %3, #0", d)
+#define falcon_m3_fxp_add64_shr(y, c, d) falcon_m3_fxp_col64_asm(y, c, "adds %0, %2, %4, lsr %5\n\tadc %1, %3, #0", d)
+#define falcon_m3_fxp_sub64(y, c) falcon_m3_fxp_col64_asm(y, c, "subs %0, %2, %4\n\tsbc %1, %3, #0", 0)
+#define falcon_m3_fxp_add64(y, c) falcon_m3_fxp_col64_asm(y, c, "adds %0, %2, %4\n\tadc %1, %3, #0", 0)
+#else
+#define falcon_m3_fxp_sub64_shl(y, c, r) ((uint64_t)(y) - ((uint64_t)(uint32_t)(c) << (r)))
+#define falcon_m3_fxp_add64_shl(y, c, r) ((uint64_t)(y) + ((uint64_t)(uint32_t)(c) << (r)))
+#define falcon_m3_fxp_sub64_shr(y, c, d) ((uint64_t)(y) - (uint64_t)((uint32_t)(c) >> (d)))
+#define falcon_m3_fxp_add64_shr(y, c, d) ((uint64_t)(y) + (uint64_t)((uint32_t)(c) >> (d)))
+#define falcon_m3_fxp_sub64(y, c) ((uint64_t)(y) - (uint64_t)(uint32_t)(c))
+#define falcon_m3_fxp_add64(y, c) ((uint64_t)(y) + (uint64_t)(uint32_t)(c))
+#endif
+
 /*
  * Coefficient table: one row per segment, K_0 .. K_4 (K_j multiplies
  * v^j, v = T / 2^64).  K_j = round(sigma_j * a_j * 2^s_j), stored modulo
@@ -610,7 +661,7 @@ static inline uint64_t falcon_m3_core(uint64_t z)
     uint32_t mul6_c2 = y3_l17 * T_l32_2 + y3_l0_2 * T_l49;  /* partial products at 2^17, < 2^32 (proven) */
     uint32_t mul6_c3 = y3_l2 * T_l34;  /* partial products at 2^4, < 2^32 (proven) */
     uint32_t mul6 = (mul6_c0 << 2) + (mul6_c1 >> 13) + (mul6_c2 >> 15) + (mul6_c3 >> 28);  /* v*y3: -U 2^-58, U in [0x0000000000000000, 0x00000000aa8296b9] */
-    uint64_t y2 = k[2] - ((uint64_t)mul6 << 10);  /* y2: +U 2^-68, U in [0x0004013071c38414, 0x0007ffffffe560c4] */
+    uint64_t y2 = falcon_m3_fxp_sub64_shl(k[2], mul6, 10);  /* y2: +U 2^-68, U in [0x0004013071c38414, 0x0007ffffffe560c4] */
     uint32_t y2_l36 = (uint32_t)(y2 >> 36) & 0x7fffu;  /* bits 36..50 of y2 */
     uint32_t y2_l21 = (uint32_t)(y2 >> 21) & 0x7fffu;  /* bits 21..35 of y2 */
     uint32_t y2_l6 = (uint32_t)(y2 >> 6) & 0x7fffu;  /* bits 6..20 of y2 */
@@ -618,8 +669,7 @@ static inline uint64_t falcon_m3_core(uint64_t z)
     uint32_t mul9_c0 = y2_l36 * T_l49;  /* partial products at 2^85, < 2^32 (proven) */
     uint32_t mul9_c1 = y2_l36 * T_l34 + y2_l21 * T_l49;  /* partial products at 2^70, < 2^32 (proven) */
     uint32_t mul9_c2 = y2_l36 * T_l19 + y2_l21 * T_l34 + y2_l6 * T_l49;  /* partial products at 2^55, < 2^32 (proven) */
-    uint64_t mul9 = ((uint64_t)mul9_c0 << 23) + ((uint64_t)mul9_c1 << 8) + (mul9_c2 >> 7);  /* v*y2: +U 2^-70, U in [0x0000000000000000, 0x001ff5fd2b6da30f] */
-    uint64_t y1 = k[1] - mul9;  /* y1: -U 2^-70, U in [0x2007227e6cc5457c, 0x3ffffffffff2b0e2] */
+    uint64_t y1 = falcon_m3_fxp_sub64_shr(falcon_m3_fxp_sub64_shl(falcon_m3_fxp_sub64_shl(k[1], mul9_c0, 23), mul9_c1, 8), mul9_c2, 7);  /* y1: -U 2^-70, U in [0x2007227e6cc5457c, 0x3ffffffffff2b0e2] */
     uint32_t y1_l47 = (uint32_t)(y1 >> 47) & 0x7fffu;  /* bits 47..61 of y1 */
     uint32_t y1_l32 = (uint32_t)(y1 >> 32) & 0x7fffu;  /* bits 32..46 of y1 */
     uint32_t y1_l17 = (uint32_t)(y1 >> 17) & 0x7fffu;  /* bits 17..31 of y1 */
@@ -629,8 +679,7 @@ static inline uint64_t falcon_m3_core(uint64_t z)
     uint32_t mul12_c1 = y1_l47 * T_l34 + y1_l32 * T_l49;  /* partial products at 2^81, < 2^32 (proven) */
     uint32_t mul12_c2 = y1_l47 * T_l19 + y1_l32 * T_l34 + y1_l17 * T_l49;  /* partial products at 2^66, < 2^32 (proven) */
     uint32_t mul12_c3 = y1_l47 * T_l4 + y1_l32 * T_l19 + y1_l17 * T_l34 + y1_l2 * T_l49;  /* partial products at 2^51, < 2^32 (proven) */
-    uint64_t mul12 = ((uint64_t)mul12_c0 << 26) + ((uint64_t)mul12_c1 << 11) + (mul12_c2 >> 4) + (mul12_c3 >> 19);  /* v*y1: -U 2^-64, U in [0x0000000000000000, 0x00ff87e80bed012f] */
-    uint64_t y0 = k[0] - mul12;  /* y0: +U 2^-64, U in [0x7fffff3b81b66f7a, 0xffffffffffffff10] */
+    uint64_t y0 = falcon_m3_fxp_sub64_shr(falcon_m3_fxp_sub64_shr(falcon_m3_fxp_sub64_shl(falcon_m3_fxp_sub64_shl(k[0], mul12_c0, 26), mul12_c1, 11), mul12_c2, 4), mul12_c3, 19);  /* y0: +U 2^-64, U in [0x7fffff3b81b66f7a, 0xffffffffffffff10] */
     return y0;
 }
 
@@ -657,7 +706,7 @@ static inline uint64_t falcon_m3_ccs_product(uint64_t u, uint64_t w)
     uint32_t p_c1 = w_l49 * u_l34 + w_l34 * u_l49;  /* partial products at 2^83, < 2^32 (proven) */
     uint32_t p_c2 = w_l49 * u_l19 + w_l34 * u_l34 + w_l19 * u_l49;  /* partial products at 2^68, < 2^32 (proven) */
     uint32_t p_c3 = w_l49 * u_l4 + w_l34 * u_l19 + w_l19 * u_l34 + w_l4 * u_l49;  /* partial products at 2^53, < 2^32 (proven) */
-    return ((uint64_t)p_c0 << 34) + ((uint64_t)p_c1 << 19) + ((uint64_t)p_c2 << 4) + (p_c3 >> 11);
+    return falcon_m3_fxp_add64_shr(falcon_m3_fxp_add64_shl((((uint64_t)p_c0 << 34) + ((uint64_t)p_c1 << 19)), p_c2, 4), p_c3, 11);
 }
 
 static inline uint64_t falcon_m3_expm_p63_core(uint64_t u, uint64_t w)
