@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from report import speed, tables
-from report.common import ReportError, load_certify, load_json
+from report.common import ReportError, Skip, load_certify, load_json
 from report.markers import MarkerError, rewrite, sections
 from toolkit.files import write_text_atomic
 
@@ -113,6 +113,9 @@ def plan(files: list[Path], paths: dict[str, Path]) -> tuple[dict[Path, str], li
         shown = path.resolve().relative_to(ROOT) if path.resolve().is_relative_to(ROOT) else path
         try:
             return renderer(cache[source], shown)  # type: ignore[arg-type]
+        except Skip as exc:
+            skipped.append(f"{name} ({exc})")
+            return None
         except (KeyError, TypeError, ValueError) as exc:
             raise ReportError(f"{path}: cannot render report:{name}: {exc!r}") from None
 

@@ -12,6 +12,11 @@ class ReportError(ValueError):
     """A JSON the report cannot use; the message is one line."""
 
 
+class Skip(Exception):
+    """A section whose JSON lacks a part it combines: the section is left as
+    it is and the report says why (the message, one line)."""
+
+
 def load_json(path: Path) -> dict[str, Any]:
     """The JSON object in `path`; ReportError when it is not one."""
     try:

@@ -11,6 +11,7 @@ import unittest
 from pathlib import Path
 
 from report import markers, speed, tables
+from report.common import Skip
 from tests.helpers import ROOT, TempDirCase
 
 CT_JSON = {"measured_on": {"cpu_model": "Test CPU 9000", "date": "2026-01-02"},
@@ -210,6 +211,20 @@ class Renderers(unittest.TestCase):
         out = tables.audit(data, Path("build/audit.json"))
         self.assertIn("| keft | 16 | 5 | 63 | 64 | 256 | - | - | (adaptors) 0.5456 | 1.049 | -63.94 | yes | ok |", out)
         self.assertIn("| k64 | 1 | 13 | 63 | 64 | 0 | 0.75 | 0.8 | 0.96 | 1.200 | -63.32 |", out)
+
+    def test_audit_without_constant_time_verdicts_is_skipped(self) -> None:
+        # An audit.json written without build/ct.json: the table would say
+        # "-" for every kernel, so the section is skipped with the reason.
+        k = {"name": "k64", "segments": 1, "degree": 13, "scale_bits": 63, "word_bits": 64,
+             "table_bytes": 0, "eval": {"max_err_ulp": 0.75, "exhaustive": False},
+             "expm_p63": {"max_err_2p63": 0.8, "log2_abs_err": -63.32},
+             "bound": {"expm_p63_2p63": 0.96}, "falcon_budget_ok": True}
+        data = {"measured_on": {"cpu_model": "X", "date": "2026-01-02"}, "kernels": [k]}
+        with self.assertRaisesRegex(Skip, "no constant-time verdicts"):
+            tables.audit(data, Path("build/audit.json"))
+        # Control: with one verdict the table is written.
+        k["constant_time"] = {"constant_time": True}
+        self.assertIn("| k64 |", tables.audit(data, Path("build/audit.json")))
 
     def test_bench_ratios_are_row_over_reference(self) -> None:
         row = {"name": "k", "kind": "kernel", "chain_cycles_median": 50.0, "chain_cycles_p5": 45.0,
