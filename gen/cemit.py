@@ -153,11 +153,9 @@ def _column_step(k: Kernel, out: list[Step], names: list[str], n: int) -> Option
     if sum(m in other.args for other in nodes if other.kind not in ("var", "const", "ftail")) != 1:
         return None
     op = "sub" if sm < 0 else "add"
-    plan = qz.plans[m]
     if nodes[m].narrow:
-        if not -32 < -rm < 32:
-            return None
-        return c_column(op, names[a], names[m], -rm)
+        return c_column(op, names[a], names[m], -rm) if -32 < -rm < 64 else None
+    plan = qz.plans[m]
     if plan is None or rm != 0 or not out or out[-1]["name"] != names[m]:
         return None
     out.pop()
