@@ -7,3 +7,8 @@ HELP_LINES += "  make research-fp-batch -- the faithful binary64 batch prototype
 .PHONY: research-fp-batch
 research-fp-batch:
 	OUT=$(abspath $(BUILD))/research/fp_batch research/fp_batch/run.sh
+
+HELP_LINES += "  make research-fold-fast -- the folded fast x86-64 prototype (research/fold_fast): accuracy vs MPFR, controls, gcc/clang identity, project-harness timing, into research/fold_fast/results/"
+.PHONY: research-fold-fast
+research-fold-fast:
+	OUT=$(abspath $(BUILD))/research/fold_fast research/fold_fast/run.sh

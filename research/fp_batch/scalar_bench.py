@@ -26,6 +26,7 @@ import json
 import re
 import statistics
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -45,10 +46,34 @@ PROTO_ROWS: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
     ("proto_scalar_ct_zmm", "proto_expm_scalar_zmm", "avx512f,avx2,fma", ("avx512f", "avx2", "fma")),
     ("proto_scalar_ct_ymm", "proto_expm_scalar_ymm", "avx512f,avx512vl,avx2,fma", ("avx512f", "avx512vl", "avx2", "fma")),
 )
-UNCOUNTABLE = ("proto_scalar_ct_zmm", "proto_scalar_ct_ymm")   # AVX-512: valgrind cannot run them
-CT_ROWS = [r[0] for r in PROTO_ROWS if "_ct_" in r[0]]
-SHOWN = ("null", "facct_int128", "facct_avx2", "falcon_x86", "falcon_x86/domain",
-         "falcon_x86_fast", "falcon_x86_fast/domain", *(r[0] for r in PROTO_ROWS))
+
+
+@dataclass(frozen=True)
+class Spec:
+    """One prototype's rows: its folder (for the comment), the header the
+    registry includes, the attribute macro it defines first, the rows, those
+    valgrind cannot run and those whose target ratios are reported."""
+
+    folder: str
+    header_lines: tuple[str, ...]
+    rows: tuple[tuple[str, str, str, tuple[str, ...]], ...]
+    uncountable: tuple[str, ...]
+    target_rows: tuple[str, ...]
+    target_kinds: tuple[str, ...] = ("faithful", "fast")   # which of TARGETS apply to target_rows
+
+    @property
+    def shown(self) -> tuple[str, ...]:
+        return ("null", "facct_int128", "facct_avx2", "falcon_x86", "falcon_x86/domain",
+                "falcon_x86_fast", "falcon_x86_fast/domain", *(r[0] for r in self.rows))
+
+
+FP_BATCH = Spec(
+    "research/fp_batch",
+    ("/* The memory-table form is made inlinable like every other variant",
+     " * (proto.h declares it noinline for its own tools). */",
+     '#define PROTO_SATTR __attribute__((target("fma"), always_inline)) inline', '#include "proto.h"'),
+    PROTO_ROWS, ("proto_scalar_ct_zmm", "proto_scalar_ct_ymm"),   # AVX-512: valgrind cannot run them
+    tuple(r[0] for r in PROTO_ROWS if "_ct_" in r[0]))
 
 ARRAY_HEAD = "\nconst struct bench_variant bench_variants[] = {\n"
 
@@ -72,22 +97,17 @@ def chain_symbol(row: str) -> str:
     return f"bench_chain_p_{row}"
 
 
-def registry(generated: Path) -> str:
+def registry(generated: Path, spec: Spec = FP_BATCH) -> str:
     """The project's registry for KERNELS with the prototype's rows added."""
     text = gen_registry.render([gen_registry.load_kernel(generated, k) for k in KERNELS])
     if text.count(ARRAY_HEAD) != 1 or not re.search(r"\n};\nconst size_t bench_variant_count = \d+;\n$", text):
         raise ScalarBenchError("bench/gen_registry.py's output no longer has the expected variants array")
     head, rows = text.split(ARRAY_HEAD)
     rows = rows[:rows.index("};\n")]
-    defs = [
-        "/* The research prototype's scalar forms (research/fp_batch/proto.h), added by",
-        " * research/fp_batch/scalar_bench.py.  The memory-table form is made inlinable",
-        " * like every other variant (proto.h declares it noinline for its own tools). */",
-        '#define PROTO_SATTR __attribute__((target("fma"), always_inline)) inline',
-        '#include "proto.h"',
-    ]
+    defs = [f"/* The research prototype's scalar forms ({spec.folder}/), added by",
+            f" * {spec.folder}/scalar_bench.py. */", *spec.header_lines]
     extra = []
-    for name, fn, target, features in PROTO_ROWS:
+    for name, fn, target, features in spec.rows:
         check = " && ".join(f'__builtin_cpu_supports("{f}")' for f in features)
         defs.append(f"static int bench_has_{name}(void) {{ return {check}; }}")
         defs.append(f'BENCH_DEFINE(p_{name}, {fn}, __attribute__((target("{target}"))))')
@@ -115,7 +135,8 @@ def per_round_ratio(runs: list[dict[str, Any]], row: str, ref: str, mode: str) -
                              for a, b in zip(r["variants"][i][mode], r["variants"][k][mode]))
 
 
-def measure(binary: Path, runs_n: int, rounds: int, cc: str, cflags: str) -> dict[str, Any]:
+def measure(binary: Path, runs_n: int, rounds: int, cc: str, cflags: str,
+            spec: Spec = FP_BATCH) -> dict[str, Any]:
     runs = []
     for seed in range(1, runs_n + 1):
         print(f"\rrun {seed}/{runs_n}", end="", file=sys.stderr, flush=True)
@@ -123,11 +144,11 @@ def measure(binary: Path, runs_n: int, rounds: int, cc: str, cflags: str) -> dic
     print(" -- counting instructions with callgrind", file=sys.stderr)
     calib, results = bench_run.summarise(runs)
     by_name = {r["name"]: r for r in results}
-    missing = [n for n in SHOWN if n not in by_name]
+    missing = [n for n in spec.shown if n not in by_name]
     if missing:
         raise ScalarBenchError(f"rows not run on this CPU: {' '.join(missing)}")
-    results = [by_name[n] for n in SHOWN]
-    countable = [n for n in SHOWN if n not in UNCOUNTABLE]
+    results = [by_name[n] for n in spec.shown]
+    countable = [n for n in spec.shown if n not in spec.uncountable]
     counts = callgrind.count_all(binary, countable, jobs=1)
     for r in results:
         if r["name"] in counts:
@@ -136,12 +157,13 @@ def measure(binary: Path, runs_n: int, rounds: int, cc: str, cflags: str) -> dic
         else:
             r["instructions_per_call"] = static_count.loop_instructions(binary, chain_symbol(r["name"]))
             r["instructions_source"] = "static: objdump of the chain loop's body (valgrind has no AVX-512)"
-        if r["name"].startswith("proto_"):
+        if r["name"] in dict((row[0], row) for row in spec.rows):
             r["static_loop_instructions"] = static_count.loop_instructions(binary, chain_symbol(r["name"]))
     bench_run.add_ratios(results)
     targets = []
     for label, mode, ref, limit in TARGETS:
-        for row in (*CT_ROWS, "falcon_x86/domain", "falcon_x86_fast/domain"):
+        own = spec.target_rows if label.startswith(spec.target_kinds) else ()
+        for row in (*own, "falcon_x86/domain", "falcon_x86_fast/domain"):
             key = "instructions_per_call" if mode == "instr" else f"{mode}_cycles_median"
             value = by_name[row][key] / by_name[ref][key]
             spread = per_run_ratio(runs, row, ref, mode) if mode != "instr" else [value]
@@ -194,16 +216,16 @@ def report(doc: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def main(argv: list[str]) -> int:
+def main(argv: list[str], spec: Spec = FP_BATCH) -> int:
     try:
         if len(argv) == 4 and argv[1] == "registry":
             out = Path(argv[3])
-            text = registry(Path(argv[2]))
+            text = registry(Path(argv[2]), spec)
             if not out.exists() or out.read_text() != text:
                 out.write_text(text)
             return 0
         if len(argv) == 9 and argv[1] == "measure":
-            doc = measure(Path(argv[2]), int(argv[3]), int(argv[4]), argv[5], argv[6])
+            doc = measure(Path(argv[2]), int(argv[3]), int(argv[4]), argv[5], argv[6], spec)
             text = report(doc)
             Path(argv[7]).write_text(text)
             Path(argv[8]).write_text(json.dumps(doc, indent=2) + "\n")
