@@ -1,5 +1,5 @@
-/* SPDX-License-Identifier: CC0-1.0
- * acc.c -- the prototype's error against the exact value of its double
+/* SPDX-License-Identifier: MIT */
+/* acc.c -- the prototype's error against the exact value of its double
  * inputs, |R - ccs exp(-x) 2^63| in units of 2^-63, with MPFR at 256 bits.
  *
  * Usage: acc N SEED.  Inputs: N each of x uniform in [0, ln 2) or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* coeffs.h -- DO NOT EDIT: written by `python3 gen_coeffs.py 12 > coeffs.h` (research/fold_fast). */
 /* Fit: e^-x ~= 1 - x + x^2 k(x) on [0, ln 2], powers 2..12, levelled error 0.3491 units of 2^-63. */
 #define FOLD_DEGREE 12

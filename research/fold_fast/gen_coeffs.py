@@ -54,7 +54,7 @@ def main() -> int:
     words = [round(abs(c) * 2 ** 64) for c in mid]
     scaled = [float(-c) * 2.0 ** 64 * 2.0 ** (-63 * (i + 1)) for i, c in enumerate(tail)]
     print(f"gen_coeffs: degree {degree}, levelled error {err * 2 ** 63:.4f} units of 2^-63", file=sys.stderr)
-    out = ["/* coeffs.h -- DO NOT EDIT: written by `python3 gen_coeffs.py "
+    out = ["/* SPDX-License-Identifier: MIT */", "/* coeffs.h -- DO NOT EDIT: written by `python3 gen_coeffs.py "
            f"{degree} > coeffs.h` (research/fold_fast). */",
            f"/* Fit: e^-x ~= 1 - x + x^2 k(x) on [0, ln 2], powers 2..{degree}, levelled error "
            f"{err * 2 ** 63:.4f} units of 2^-63. */",

@@ -157,7 +157,7 @@ def measure(binary: Path, runs_n: int, rounds: int, cc: str, cflags: str,
         else:
             r["instructions_per_call"] = static_count.loop_instructions(binary, chain_symbol(r["name"]))
             r["instructions_source"] = "static: objdump of the chain loop's body (valgrind has no AVX-512)"
-        if r["name"] in dict((row[0], row) for row in spec.rows):
+        if r["name"] in {row[0] for row in spec.rows}:
             r["static_loop_instructions"] = static_count.loop_instructions(binary, chain_symbol(r["name"]))
     bench_run.add_ratios(results)
     targets = []
