@@ -56,6 +56,11 @@ NATIVE_FP_ALLOWED = frozenset({
     # the matching one kept by a mask), and a register shuffle.
     "fnmadd132sd", "fnmadd213sd", "fnmadd231sd",
     "pcmpeqq", "por", "unpckhpd",
+    # Form fold: x 2^63 as an integer add of 63 << 52 to the double's bits
+    # on the vector register (PADDQ), and the rounding conversion CVTSD2SI
+    # of the binary64 tail (fixed latency; its operand is never subnormal,
+    # proven, and below 2^62).
+    "paddq", "cvtsd2si", "cvtsd2siq",
 })
 
 # The SIMD instructions the batch forms may use besides those (mnemonics

@@ -81,6 +81,15 @@ EFT_SEGMENTS = {"kind": "nearest", "count": 16}
 EFT_DEGREES = (6, 12)
 
 
+# form = "fold" (docs/config.md): the keys it takes.  float_tail is the first
+# power evaluated in binary64 (the powers 2 .. float_tail - 1 are the
+# fixed-point middle words).
+FOLD_KEYS = {"name", "description", "function", "domain", "word_bits", "scale_bits", "degree", "form",
+             "float_tail", "max_abs_error_log2"}
+FOLD_DEGREES = (6, 16)
+FOLD_FLOAT_TAIL = 5
+
+
 @dataclass(frozen=True)
 class EftOptions:
     """The keys of form = "eft": the SIMD instruction sets to render the
@@ -143,6 +152,11 @@ class KernelConfig:
     def parameters(self) -> dict[str, Any]:
         """Every input parameter, for banners and the sidecar (form eft: the
         keys it takes, none of the fitting keys it does not use)."""
+        if self.form == "fold":
+            return {"name": self.name, "function": self.function, "domain": list(self.domain),
+                    "word_bits": self.word_bits, "scale_bits": self.scale_bits, "degree": self.degree,
+                    "float_tail": self.float_tail, "max_abs_error_log2": self.max_abs_error_log2,
+                    "form": self.form}
         if self.eft is not None:
             return {"name": self.name, "function": self.function, "domain": list(self.domain),
                     "word_bits": self.word_bits, "scale_bits": self.scale_bits, "degree": self.degree,
@@ -266,6 +280,8 @@ def validate(raw: dict[str, Any], path: str, sha256: str) -> KernelConfig:
         raise GenError(f"{unknown[0]}: unknown key (allowed: {', '.join(sorted(TOP_KEYS))})")
     if raw.get("form") == "eft":
         return _eft(raw, path, sha256)
+    if raw.get("form") == "fold":
+        return _fold(raw, path, sha256)
     name, description = _identity(raw)
     function, tree, domain, domain_trees = _function_and_domain(raw)
     word_bits = _want(raw.get("word_bits", DEFAULTS["word_bits"]), int, "word_bits", "an integer")
@@ -387,6 +403,29 @@ def _eft(raw: dict[str, Any], path: str, sha256: str) -> KernelConfig:
         table_access="ct_scan", evaluation="horner", form="eft", wide=0, float_tail=None,
         segment_kind="nearest", segment_count=16, segment_bits=None, explicit=None,
         eft=EftOptions(_isa_list(raw)))
+
+
+def _fold(raw: dict[str, Any], path: str, sha256: str) -> KernelConfig:
+    """A form = "fold" config: exp(-x) on [0, ln2] at 2^63 (what its proof,
+    gen/fold/proof.py, is written for); the degree, the first binary64
+    power and the budget are its choices."""
+    other = sorted(set(raw) - FOLD_KEYS)
+    if other:
+        raise GenError(f"{other[0]}: not used by form 'fold' (its keys: {', '.join(sorted(FOLD_KEYS))})")
+    name, description = _identity(raw)
+    function, tree, domain, domain_trees = _function_and_domain(raw)
+    if "".join(function.split()) != "exp(-x)" or list(domain) != DEFAULTS["domain"]:
+        raise GenError("form: 'fold' computes exp(-x) on [0, ln2] only (function = 'exp(-x)', domain = ['0', 'ln2'])")
+    if raw.get("word_bits", 64) != 64 or raw.get("scale_bits", 63) != 63:
+        raise GenError("form: 'fold' needs word_bits = 64 and scale_bits = 63")
+    degree = _int_in(raw, "degree", *FOLD_DEGREES)
+    float_tail = _int_in(raw, "float_tail", 3, degree, default=FOLD_FLOAT_TAIL)
+    fitting = _fitting({k: raw[k] for k in ("max_abs_error_log2",) if k in raw}, degree, 64)
+    return KernelConfig(
+        path=path, sha256=sha256, name=name, description=description, function=function, function_tree=tree,
+        domain=domain, domain_trees=domain_trees, word_bits=64, scale_bits=63, degree=degree, **fitting,
+        table_access="none", evaluation="horner", form="fold", wide=0, float_tail=float_tail,
+        segment_kind="equal", segment_count=1, segment_bits=None, explicit=None)
 
 
 def _identity(raw: dict[str, Any]) -> tuple[str, str]:

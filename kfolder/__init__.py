@@ -51,9 +51,10 @@ SCHEMA_VERSION = 2
 TABLE_ACCESS = ("direct", "ct_scan", "none")
 ISA_FLAGS = {"fma": "-mfma"}
 # The forms whose C needs a 64-bit host with a binary64 unit: "head"
-# (unsigned __int128 and a binary64 tail) and "eft" (binary64 error-free
-# transforms only).  Kernels of these forms are not for the Cortex-M cores.
-HOST64_FORMS = ("head", "eft")
+# (unsigned __int128 and a binary64 tail), "eft" (binary64 error-free
+# transforms only) and "fold" (unsigned __int128 and a binary64 tail).
+# Kernels of these forms are not for the Cortex-M cores.
+HOST64_FORMS = ("head", "eft", "fold")
 BATCH_ISAS = ("avx512", "avx2")
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 PROVENANCE = "provenance"

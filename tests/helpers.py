@@ -179,3 +179,73 @@ def fpr_only_folder(root: Path, name: str = "mock_fpr", source: str = "falcon_x8
     kernel.annotated_header.write_text(hide(rename(src.annotated_header.read_text())))
     kernel.sidecar_path.write_text(json.dumps(sidecar, indent=1))
     return kfolder.load(root, name)
+
+
+TOOLKIT_C = ROOT / "toolkit" / "c"
+# Every entry of a kernel on tiny, subnormal and edge bit patterns, then
+# the MXCSR's denormal-operand (DE, bit 1) and underflow (UE, bit 4) flags.
+# The fixed-point entries are called only where the kernel has them, and
+# the _domain entries only on the domain (ccs = 1 included).
+_MXCSR_PROGRAM = r"""
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <xmmintrin.h>
+#include KHEADER
+#define CAT_(a, b) a##b
+#define CAT(a, b) CAT_(a, b)
+#define K(f) CAT(KNAME, _##f)
+static const uint64_t values[] = {
+    0x0000000000000001u, 0x000fffffffffffffu, 0x0010000000000000u, 0x8000000000000001u,
+    0x07a0000000000000u, 0x07b0000000000000u, 0x07c0000000000000u, 0x3bf0000000000000u,
+    0x3be0000000000000u, 0x3c00000000000000u, 0x0000000000000000u, 0x3fe62e42fefa39efu,
+    0x3fefffffffffffffu, 0x3fe0000000000000u, 0x3f20000000000000u, 0x3f1fffffffffffffu,
+    0x3d4a0045fee69570u, 0x7ff0000000000000u, 0x3ff0000000000000u};
+int main(void)
+{
+    unsigned n = sizeof values / sizeof values[0];
+    uint64_t acc = 0;
+    _mm_setcsr(_mm_getcsr() & ~0x3fu);
+    for (unsigned i = 0; i < n; i++)
+        for (unsigned j = 0; j < n; j++) {
+            double x, c;
+            memcpy(&x, &values[i], sizeof x);
+            memcpy(&c, &values[j], sizeof c);
+            acc += K(fpr_expm_p63)(values[i], values[j]) + K(fpr_expm_p63_native)(x, c);
+            if (values[i] <= 0x3fe62e42fefa39efu && values[j] <= 0x3ff0000000000000u)
+                acc += K(fpr_expm_p63_domain)(x, c) + K(fpr_expm_p63_domain_bits)(values[i], values[j]);
+#if FIXED_POINT
+            acc += K(expm_p63)(values[i] >> 1, values[j]) + K(eval)(values[i] >> 1);
+#endif
+        }
+    printf("%u %llu\n", _mm_getcsr() & 0x12u, (unsigned long long)acc);
+    return 0;
+}
+"""
+
+
+def mxcsr_flags(folder: Path, name: str, tmp: Path, fixed_point: bool = True) -> int:
+    """The DE and UE flags (MXCSR bits 1 and 4) after every entry of the
+    kernel in ``folder`` ran on _MXCSR_PROGRAM's inputs: 0 when no subnormal
+    reached the FPU."""
+    src = tmp / "mxcsr.c"
+    src.write_text(_MXCSR_PROGRAM)
+    exe = tmp / f"mxcsr_{folder.name}"
+    subprocess.run(["gcc", "-O2", "-std=gnu11", "-mfma", f"-I{folder}", f"-I{TOOLKIT_C}", f"-DKNAME={name}",
+                    f'-DKHEADER="{name}.h"', f"-DFIXED_POINT={int(fixed_point)}", str(src), "-o", str(exe)],
+                   check=True, capture_output=True, text=True)
+    return int(subprocess.run([str(exe)], check=True, capture_output=True, text=True).stdout.split()[0])
+
+
+def without_fma_rounding():  # type: ignore[no-untyped-def]
+    """A patch under which gen.proof.float_tail treats an FMA as exact (the
+    control of the Gappa tests: a proof that forgets the FMA's rounding)."""
+    from fractions import Fraction
+    from unittest import mock
+
+    from gen.proof import float_tail
+    real = float_tail.rounding_error
+
+    def no_fma_rounding(op, before):  # type: ignore[no-untyped-def]
+        return Fraction(0) if op.kind == "fma" else real(op, before)
+    return mock.patch.object(float_tail, "rounding_error", no_fma_rounding)

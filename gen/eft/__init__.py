@@ -16,6 +16,7 @@ from mpmath import mp, mpf
 
 from ..config import KernelConfig
 from ..errors import GenError
+from ..proof.assemble import check_adaptor_budget
 from ..exact import double_from_bits
 from .design import C64, LN2_DOWN, ROWS, Design, make_design
 from .model import Trace, kernel as model_kernel
@@ -111,9 +112,7 @@ def build_eft(cfg: KernelConfig, report: Callable[[str], None]) -> EftKernel:
     d = make_design(cfg.degree - 3)
     report(f"{cfg.name}: proof")
     proof = prove(d)
-    if cfg.max_abs_error_log2 is not None and proof.total >= Fraction(2) ** 63 * 2 ** cfg.max_abs_error_log2:
-        raise GenError(f"max_abs_error_log2: the proven bound {float(proof.total):.6f} units of 2^-63 "
-                       f"(2^{math.log2(proof.total) - 63:.3f}) does not meet the budget 2^{cfg.max_abs_error_log2:g}")
+    check_adaptor_budget(cfg, proof.total)
     report(f"{cfg.name}: self-check")
     self_check(d, proof)
     return EftKernel(cfg, d, proof)

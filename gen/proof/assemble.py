@@ -90,6 +90,14 @@ def prove(cfg: KernelConfig, qz: Quantized, approx: Sequence[ApproxBound],
     return KernelProof(tuple(segments), mantissa_adaptor)
 
 
+def check_adaptor_budget(cfg: KernelConfig, bound_2p63: Fraction) -> None:
+    """Refuse a kernel with the Falcon adaptors only (forms eft and fold)
+    whose proven bound (units of 2^-63) does not meet ``max_abs_error_log2``."""
+    if cfg.max_abs_error_log2 is not None and bound_2p63 >= Fraction(2) ** 63 * 2 ** cfg.max_abs_error_log2:
+        raise GenError(f"max_abs_error_log2: the proven bound {float(bound_2p63):.6f} units of 2^-63 "
+                       f"(2^{log2(bound_2p63) - 63:.3f}) does not meet the budget 2^{cfg.max_abs_error_log2:g}")
+
+
 def check_budget(cfg: KernelConfig, proof: KernelProof) -> None:
     """Refuse a kernel whose proven error exceeds ``max_abs_error_log2``."""
     budget = cfg.max_abs_error_log2

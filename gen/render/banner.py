@@ -145,3 +145,29 @@ def detail_lines(k: Kernel, out_dir: str) -> list[str]:
     out.append("  (bounds: gen/proof/ and docs/error-model.md of fxp-kernels; figures per segment: "
                f"{cfg.name}.json)")
     return out
+
+
+def adaptor_lines(cfg: KernelConfig, out_dir: str, bound: str, how: str) -> list[str]:
+    """The vendored banner of a kernel with the Falcon adaptors only (forms
+    eft and fold): where it came from, the parameters that differ from the
+    defaults, and the proven bound ``bound`` (units of 2^-63) with ``how``
+    it was proven."""
+    head = [SPDX,
+            f"{cfg.name}.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 "
+            f"{fingerprint.short()}) from",
+            f"{c_comment(project_path(cfg.path))} (sha256 {cfg.sha256}); regenerate in the project root with:",
+            f"    {c_comment(command(cfg.path, out_dir))}"]
+    tail = [f"Proven bound ({how}; terms: provenance/),",
+            f"f(x) = {c_comment(cfg.function)}:",
+            f"    |{cfg.name}_fpr_expm_p63*(x, ccs) - ccs exp(-x) 2^63| <= {bound} units of 2^-63, "
+            "x in [0, ln 2), ccs in [0, 1]"]
+    room = MAX_LINES - 1 - len(head) - len(tail)
+    params = pack("Parameters other than the defaults:", [c_comment(p) for p in changed_parameters(cfg)])[:room]
+    return head + params + tail
+
+
+def parameter_lines(cfg: KernelConfig) -> list[str]:
+    """The annotated banner's description and every input parameter."""
+    out = [f"Description: {c_comment(cfg.description)}"] if cfg.description else []
+    out += ["", "Parameters:"]
+    return out + [f"  {key} = {c_comment(json.dumps(value))}" for key, value in cfg.parameters().items()]

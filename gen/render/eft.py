@@ -12,18 +12,17 @@ compiler contracts them, and the order is the list's.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Sequence
 
-import kfolder
 
 from .. import cemit, fingerprint
 from ..eft import EftKernel
 from ..eft.design import INDEX_OPS, LN2_DOWN, ROWS, Op, constants, main_ops
 from ..eft.model import C_FLUSH_BITS, MAGIC_BITS, X_FLUSH_BITS
 from . import banner
+from .sidecar import identity
 from .batch import ISAS, Isa
 
 METHOD = ("proven: exact lemmas for the large part in [2^64, 2^65), exact rational interval propagation of "
@@ -106,32 +105,14 @@ def context(k: EftKernel, out_dir: str) -> dict[str, Any]:
 
 def banner_lines(k: EftKernel, out_dir: str) -> list[str]:
     """The vendored banner (at most banner.MAX_LINES lines)."""
-    cfg = k.cfg
-    head = [banner.SPDX,
-            f"{cfg.name}.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 "
-            f"{fingerprint.short()}) from",
-            f"{banner.c_comment(banner.project_path(cfg.path))} (sha256 {cfg.sha256}); regenerate in the "
-            "project root with:",
-            f"    {banner.c_comment(banner.command(cfg.path, out_dir))}"]
-    tail = ["Proven bound (exact lemmas and rational interval propagation, gen/eft/proof.py; terms: provenance/),",
-            f"f(x) = {banner.c_comment(cfg.function)}:",
-            f"    |{cfg.name}_fpr_expm_p63*(x, ccs) - ccs exp(-x) 2^63| <= {_bound_text(k)} units of 2^-63, "
-            "x in [0, ln 2), ccs in [0, 1]"]
-    changed = banner.changed_parameters(cfg)
-    room = banner.MAX_LINES - 1 - len(head) - len(tail)
-    params = banner.pack("Parameters other than the defaults:", [banner.c_comment(p) for p in changed])[:room]
-    return head + params + tail
+    return banner.adaptor_lines(k.cfg, out_dir, _bound_text(k), "exact lemmas and rational interval propagation, gen/eft/proof.py")
 
 
 def detail_lines(k: EftKernel, out_dir: str) -> list[str]:
     """The annotated header's banner: every parameter, the computed values
     and each term of the bound."""
     cfg, d = k.cfg, k.design
-    out = banner_lines(k, out_dir)
-    if cfg.description:
-        out.append(f"Description: {banner.c_comment(cfg.description)}")
-    out += ["", "Parameters:"]
-    out += [f"  {key} = {banner.c_comment(json.dumps(value))}" for key, value in cfg.parameters().items()]
+    out = banner_lines(k, out_dir) + banner.parameter_lines(cfg)
     out += ["", "Computed:",
             "  j = round(16 x) (0..11), t = x - j/16 exact, |t| <= 1/32; exp(-j/16) = Eh + El from 16 rows",
             f"  e^-t = 1 - t + t^2/2 + t^3 p(t), p of degree {cfg.degree - 3}: "
@@ -149,9 +130,7 @@ def sidecar(k: EftKernel, ctx: dict[str, Any]) -> dict[str, Any]:
     form's own (docs/abi.md, "Kernel folder")."""
     cfg, d, proof = k.cfg, k.design, k.proof
     return {
-        "schema_version": kfolder.SCHEMA_VERSION, "name": cfg.name, "description": cfg.description,
-        "generator_sha256": ctx["generator_sha256"], "config_path": ctx["config_path"], "config_sha256": cfg.sha256,
-        "command": ctx["command"], "parameters": cfg.parameters(), "function": cfg.function,
+        **identity(cfg, ctx),
         "word_bits": 64, "scale_bits": 63, "segments": 16, "table_rows": 16, "degree": cfg.degree,
         "table_bytes": k.table_bytes, "table_access": "ct_scan", "uses_float": True, "isa": ["fma"],
         "falcon_adaptors": True, "fixed_point": False, "form": "eft", "batch": list(cfg.batch),

@@ -8,7 +8,6 @@ from decimal import ROUND_CEILING, ROUND_FLOOR, Context, Decimal
 from fractions import Fraction
 from typing import Any, Sequence
 
-import kfolder
 
 from .. import cemit, falcon, fingerprint
 from ..fit.head import HEADS
@@ -17,6 +16,7 @@ from ..head_kernel import HeadKernel
 from ..head_model import LN2_DOWN, TAIL_X_MIN, bits
 from ..proof.head import polynomial
 from . import banner
+from .sidecar import identity
 from . import batch as batch_forms
 
 ISA_FMA = ["fma"]
@@ -116,9 +116,7 @@ def sidecar(k: HeadKernel, ctx: dict[str, Any]) -> dict[str, Any]:
     cfg, plan, proof = k.cfg, k.plan, k.proof
     coeffs = polynomial(plan, HEADS[plan.k])
     return {
-        "schema_version": kfolder.SCHEMA_VERSION, "name": cfg.name, "description": cfg.description,
-        "generator_sha256": ctx["generator_sha256"], "config_path": ctx["config_path"], "config_sha256": cfg.sha256,
-        "command": ctx["command"], "parameters": cfg.parameters(), "function": cfg.function,
+        **identity(cfg, ctx),
         "word_bits": 64, "scale_bits": 63, "segments": 1, "table_rows": 0, "degree": cfg.degree,
         "table_bytes": 0, "table_access": "none", "uses_float": True, "isa": ISA_FMA if cfg.head.fma else [],
         "falcon_adaptors": True, "fixed_point": True, "batch": list(cfg.batch), "form": "head", "z_lo": "0", "z_max": str(plan.z_max),

@@ -23,6 +23,17 @@ from ..quantize import operand_shift
 from ..segments import Segment
 
 
+def identity(cfg: Any, ctx: dict[str, Any]) -> dict[str, Any]:
+    """The keys every sidecar starts with, in this order: the schema, the
+    kernel's name, where it came from and every input parameter (``ctx``:
+    the template context, which holds the generator's hash and the command)."""
+    return {
+        "schema_version": kfolder.SCHEMA_VERSION, "name": cfg.name, "description": cfg.description,
+        "generator_sha256": ctx["generator_sha256"], "config_path": ctx["config_path"], "config_sha256": cfg.sha256,
+        "command": ctx["command"], "parameters": cfg.parameters(), "function": cfg.function,
+    }
+
+
 def _decimal(value: Fraction, rounding: str, digits: int = 12) -> str:
     """value rounded outward (the given direction) to a decimal string."""
     decimal = Decimal(value.numerator) / Decimal(value.denominator) if value else Decimal(0)

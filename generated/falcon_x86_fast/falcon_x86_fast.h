@@ -1,15 +1,14 @@
 /* SPDX-License-Identifier: CC0-1.0
- * falcon_x86_fast.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 87b69a8faf91f1d8) from
- * kernels/falcon_x86_fast.toml (sha256 cd65e88f517ccf69ccb5ac86f4fbe58a8e47978ed910fcfdc241e4e77623ef5e); regenerate in the project root with:
+ * falcon_x86_fast.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 5e72052b5721383b) from
+ * kernels/falcon_x86_fast.toml (sha256 5c11aa23099c0731dcb834ab5aefa320ef0959b4273d03b749472f98bd9872e4); regenerate in the project root with:
  *     python3 -m gen render kernels/falcon_x86_fast.toml --out generated
- * Parameters other than the defaults: scale_bits = 63, degree = 12, max_abs_error_log2 = -58.0,
- *     evaluation = "estrin", form = "head", float_tail = 5, exact_head = 3, fma = true,
- *     conversion_remainder = false
- * Proven bounds (Taylor models, exact interval arithmetic; details, sidecar, Gappa script: provenance/), f(x) = exp(-x):
- *     |falcon_x86_fast_fpr_expm_p63*(x, ccs) - ccs exp(-x) 2^63| <= 18.6446 units of 2^-63, x in [0, ln 2), ccs in [0, 1]
- *     |_eval(z) - f(z/2^64) 2^63| <= 23.2263 (units of 2^-63), |_expm_p63(z, w) - (w/2^64) f(z/2^64) 2^63| <= 24.4578 (units of 2^-63)
+ * Parameters other than the defaults: scale_bits = 63, degree = 12, float_tail = 5,
+ *     max_abs_error_log2 = -58.0, form = "fold"
+ * Proven bound (rational interval arithmetic and a Taylor model, gen/fold/proof.py; terms: provenance/),
+ * f(x) = exp(-x):
+ *     |falcon_x86_fast_fpr_expm_p63*(x, ccs) - ccs exp(-x) 2^63| <= 6.67221 units of 2^-63, x in [0, ln 2), ccs in [0, 1]
  */
-#if defined(FALCON_X86_FAST_CONTENT_HASH) && FALCON_X86_FAST_CONTENT_HASH != 0x65e371269162de22u
+#if defined(FALCON_X86_FAST_CONTENT_HASH) && FALCON_X86_FAST_CONTENT_HASH != 0x2508bf2073a54880u
 #error "falcon_x86_fast.h: another render of this kernel was included before this one"
 #endif
 #ifndef FALCON_X86_FAST_H
@@ -17,232 +16,79 @@
 
 #include <stdint.h>
 
-#define FALCON_X86_FAST_CONTENT_HASH 0x65e371269162de22u
+#define FALCON_X86_FAST_CONTENT_HASH 0x2508bf2073a54880u
 
 /**
  * falcon_x86_fast_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns, _native(x, ccs)
- * the same from doubles; x < 0 or NaN counts as 0, x >= ln 2 as the double below ln 2, ccs NaN or <= 0
- * gives 0, ccs >= 1 counts as 1.  _domain(x, ccs), _domain_bits(x_bits, ccs_bits): Falcon's contract,
- * 0 <= x < ln 2 and 0 <= ccs < 1 (unspecified but defined outside it).  The bound holds against the
- * doubles passed: what converting them to fixed point drops is in the bound.
- * falcon_x86_fast_eval(z) ~= f(z / 2^64) 2^63, falcon_x86_fast_expm_p63(z, w) ~= (w / 2^64) f(z / 2^64) 2^63
- * with f(x) = exp(-x) and Q0.64 words; z must not exceed FALCON_X86_FAST_Z_MAX.
- * Needs a 64-bit GCC or Clang (unsigned __int128) and, on x86-64, FMA: build with -mfma or
- * -march=x86-64-v3 (a compile-time error otherwise).
- * Constant time: no branch, table or division; 64x64->128 products (MUL/MULX) and binary64 operations
- * on operands that are never subnormal (proven; inputs below 2^-900 for x, 2^-64 for ccs count as 0),
- * which take a fixed time on x86-64.  Binary64 rounding to nearest, no -ffast-math.
+ * the same from doubles; x < 0 (-0 included) or NaN counts as 0, x >= ln 2 (+inf included) as the double
+ * below ln 2, ccs < 0 or NaN gives 0, ccs >= 1 counts as 1.  _domain(x, ccs), _domain_bits(x_bits,
+ * ccs_bits): Falcon's contract, 0 <= x < ln 2 and 0 <= ccs < 1 (ccs = 1 works too; unspecified but
+ * defined outside it).  The bound FALCON_X86_FAST_FPR_EXPM_P63_ERR_BOUND (units of 2^-63) holds against the
+ * doubles passed, conversions included.  No fixed-point entry (_eval, _expm_p63).
+ * Needs x86-64 with FMA and GCC or Clang: build with -mfma or -march=x86-64-v3 (a compile-time error
+ * otherwise); binary64 rounding to nearest (the default MXCSR), no -ffast-math.
+ * Constant time: no branch, no table and no division; the edge rules are integer compares and
+ * conditional moves on the bit patterns; 64x64 -> 128-bit products (MUL), which take a fixed time on
+ * x86-64; binary64 operations whose operands are never subnormal (proven), which take a fixed time too.
  */
-
-#if !defined(FXP_MUL16) && defined(__ARM_ARCH_7M__) && !defined(FXP_ALLOW_UMULL)
-#define FXP_MUL16 1
-#endif
-
-static inline uint64_t falcon_x86_fast_fxp_mul16_32x32(uint32_t x, uint32_t y) {
-    uint32_t x0 = x & 0xFFFFu, x1 = x >> 16;
-    uint32_t y0 = y & 0xFFFFu, y1 = y >> 16;
-    uint32_t p00 = x0 * y0, p01 = x0 * y1, p10 = x1 * y0, p11 = x1 * y1;
-    uint64_t r = ((uint64_t)p11 << 32) | p00;
-    r += (uint64_t)p01 << 16;
-    r += (uint64_t)p10 << 16;
-    return r;
-}
-static inline void falcon_x86_fast_fxp_mul16_64x64(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo) {
-    uint32_t a0 = (uint32_t)a, a1 = (uint32_t)(a >> 32);
-    uint32_t b0 = (uint32_t)b, b1 = (uint32_t)(b >> 32);
-    uint64_t q00 = falcon_x86_fast_fxp_mul16_32x32(a0, b0);
-    uint64_t q10 = falcon_x86_fast_fxp_mul16_32x32(a1, b0);
-    uint64_t t = (q00 >> 32) + falcon_x86_fast_fxp_mul16_32x32(a0, b1) + (uint32_t)q10;
-    *lo = (t << 32) | (uint32_t)q00;
-    *hi = falcon_x86_fast_fxp_mul16_32x32(a1, b1) + (t >> 32) + (q10 >> 32);
-}
-static inline uint64_t falcon_x86_fast_fxp_mulhi64_portable(uint64_t a, uint64_t b) {
-    uint64_t a0 = a & 0xFFFFFFFFu, a1 = a >> 32;
-    uint64_t b0 = b & 0xFFFFFFFFu, b1 = b >> 32;
-    uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
-    uint64_t mid = (p00 >> 32) + (p01 & 0xFFFFFFFFu) + (p10 & 0xFFFFFFFFu);
-    return p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
-}
-
-#if defined(__SIZEOF_INT128__) && !defined(FXP_NO_INT128)
-__extension__ typedef unsigned __int128 falcon_x86_fast_fxp_u128;
-#endif
-
-#if defined(FXP_MUL16)
-static inline uint64_t falcon_x86_fast_fxp_mulhi64(uint64_t a, uint64_t b) {
-    uint64_t hi, lo;
-    falcon_x86_fast_fxp_mul16_64x64(a, b, &hi, &lo);
-    (void)lo;
-    return hi;
-}
-#elif defined(__SIZEOF_INT128__) && !defined(FXP_NO_INT128)
-static inline uint64_t falcon_x86_fast_fxp_mulhi64(uint64_t a, uint64_t b) {
-    return (uint64_t)(((falcon_x86_fast_fxp_u128)a * b) >> 64);
-}
-#else
-static inline uint64_t falcon_x86_fast_fxp_mulhi64(uint64_t a, uint64_t b) {
-    return falcon_x86_fast_fxp_mulhi64_portable(a, b);
-}
-#endif
 
 #include <string.h>
 
-#if !defined(__SIZEOF_INT128__)
-#error "falcon_x86_fast: form head needs a compiler with unsigned __int128 (64-bit GCC or Clang)"
+#if !defined(__x86_64__) || !(defined(__GNUC__) || defined(__clang__))
+#error "falcon_x86_fast.h: form fold needs x86-64 and GCC or Clang"
 #endif
-#if (defined(__x86_64__) || defined(__i386__)) && !defined(__FMA__)
-#error "falcon_x86_fast: its binary64 part uses FMA: build with -mfma or -march=x86-64-v3 (or render with fma = false)"
+#if !defined(__FMA__)
+#error "falcon_x86_fast.h: needs FMA: build with -mfma or -march=x86-64-v3"
 #endif
-#if defined(__GNUC__)
-#define FALCON_X86_FAST_FMA(a, b, c) __builtin_fma((a), (b), (c))
-#else
-#include <math.h>
-#define FALCON_X86_FAST_FMA(a, b, c) fma((a), (b), (c))
-#endif
-
-#if defined(__GNUC__)
-#define FALCON_X86_FAST_INLINE static inline __attribute__((always_inline))
-#else
-#define FALCON_X86_FAST_INLINE static inline
-#endif
-
-#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
-FALCON_X86_FAST_INLINE double falcon_x86_fast_rounded(double v) {
-    __asm__("" : "+x"(v));
-    return v;
-}
-#elif defined(__GNUC__) && defined(__aarch64__)
-FALCON_X86_FAST_INLINE double falcon_x86_fast_rounded(double v) {
-    __asm__("" : "+w"(v));
-    return v;
-}
-#else
-#pragma STDC FP_CONTRACT OFF
-FALCON_X86_FAST_INLINE double falcon_x86_fast_rounded(double v) { return v; }
-#endif
-
-#define FALCON_X86_FAST_SCALE_BITS 63
-#define FALCON_X86_FAST_SEGMENTS 1
-#define FALCON_X86_FAST_DEGREE 12
-#define FALCON_X86_FAST_WORD_BITS 64
-#define FALCON_X86_FAST_TABLE_BYTES 0
-#define FALCON_X86_FAST_Z_MAX UINT64_C(0xb17217f7d1cf79ab)
-#define FALCON_X86_FAST_ERR_BOUND_ULP 23.2263
-#define FALCON_X86_FAST_EXPM_P63_ERR_BOUND 24.4578
-#define FALCON_X86_FAST_ROUND_BITS UINT64_C(0x4368000000000000)
-
-FALCON_X86_FAST_INLINE uint64_t falcon_x86_fast_kernel(uint64_t z, uint64_t C, double v, double c, double e) {
-    falcon_x86_fast_fxp_u128 zz = (falcon_x86_fast_fxp_u128)z * z;
-    uint64_t zh = (uint64_t)(zz >> 64);
-    falcon_x86_fast_fxp_u128 cz = (falcon_x86_fast_fxp_u128)C * z;
-    falcon_x86_fast_fxp_u128 d = (cz << 1) - ((falcon_x86_fast_fxp_u128)C * zh + falcon_x86_fast_fxp_mulhi64(C, (uint64_t)zz));
-    uint64_t p0 = UINT64_C(0x0155555555554bcf) - falcon_x86_fast_fxp_mulhi64(z, UINT64_C(0x005555555553fc09));
-    uint64_t h0 = p0;
-    uint64_t u = (uint64_t)(cz >> 63);
-    uint64_t cx = (uint64_t)(((falcon_x86_fast_fxp_u128)u * zh) >> 63);
-    uint64_t E = falcon_x86_fast_fxp_mulhi64(cx, h0);
-    double t5 = FALCON_X86_FAST_FMA(-0.001388888869896581, v, 0.008333333331037671);
-    double t8 = FALCON_X86_FAST_FMA(-2.480126136756577e-05, v, 0.00019841260108498606);
-    double t11 = FALCON_X86_FAST_FMA(-2.7449208920317395e-07, v, 2.755003589321105e-06);
-    double t14 = FALCON_X86_FAST_FMA(-1.505421297504939e-09, v, 2.4021262257249436e-08);
-    double t15 = v * v;
-    double t16 = FALCON_X86_FAST_FMA(t8, t15, t5);
-    double t17 = FALCON_X86_FAST_FMA(t14, t15, t11);
-    double t18 = t15 * t15;
-    double t19 = FALCON_X86_FAST_FMA(t17, t18, t16);
-    double t20 = c * t18;
-    double t21 = t20 * v;
-    double t22 = FALCON_X86_FAST_FMA(t21, t19, e);
-    uint64_t tb;
-    memcpy(&tb, &t22, sizeof tb);
-    uint64_t et = E + (tb - FALCON_X86_FAST_ROUND_BITS);
-    d += (falcon_x86_fast_fxp_u128)(__extension__ (__int128)(int64_t)et) << 68;
-    return C + 24 - (((uint64_t)(d >> 64) + 49) >> 1);
-}
-
-FALCON_X86_FAST_INLINE double falcon_x86_fast_to_double(uint64_t z) {
-    return (double)(int64_t)(z >> 1) * 1.0842021724855044e-19;
-}
-
-FALCON_X86_FAST_INLINE uint64_t falcon_x86_fast_eval(uint64_t z) {
-    return falcon_x86_fast_kernel(z, (uint64_t)1 << 63, falcon_x86_fast_to_double(z), 9223372036854775808.0, 5.404319552844595e+16);
-}
-
-FALCON_X86_FAST_INLINE uint64_t falcon_x86_fast_expm_p63(uint64_t z, uint64_t w) {
-    return falcon_x86_fast_kernel(z, w >> 1, falcon_x86_fast_to_double(z), (double)(int64_t)(w >> 1), 5.404319552844595e+16);
-}
-
-#if defined(__x86_64__)
 #include <immintrin.h>
-#else
-#include <math.h>
-#endif
 
-#define FALCON_X86_FAST_FPR_EXPM_P63_ERR_BOUND 18.6446
+#define FALCON_X86_FAST_FPR_EXPM_P63_ERR_BOUND 6.67221
+#define FALCON_X86_FAST_DEGREE 12
+#define FALCON_X86_FAST_FLOAT_TAIL 5
+#define FALCON_X86_FAST_TABLE_BYTES 0
+#define FALCON_X86_FAST_INLINE static inline __attribute__((always_inline))
+#define FALCON_X86_FAST_W2 UINT64_C(0x7FFFFFFFFFFFE9A7)
+#define FALCON_X86_FAST_W3 UINT64_C(0x2AAAAAAAAAA5F302)
+#define FALCON_X86_FAST_W4 UINT64_C(0x0AAAAAAAAA460DDB)
+#define FALCON_X86_FAST_INF_BITS UINT64_C(0x7FF0000000000000)
 #define FALCON_X86_FAST_LN2_DOWN_BITS UINT64_C(0x3FE62E42FEFA39EF)
-#define FALCON_X86_FAST_Z_CLAMP UINT64_C(0xb17217f7d1cf7800)
-#define FALCON_X86_FAST_ONE_DOWN_BITS UINT64_C(0x3FEFFFFFFFFFFFFF)
-#define FALCON_X86_FAST_X_FLUSH_BITS INT64_C(0x07B0000000000000)
-#define FALCON_X86_FAST_C_FLUSH_BITS INT64_C(0x3BF0000000000000)
+#define FALCON_X86_FAST_ONE_BITS UINT64_C(0x3FF0000000000000)
 
-FALCON_X86_FAST_INLINE double falcon_x86_fast_flush(double v, int64_t min_bits) {
-#if defined(__x86_64__)
-    __m128i b = _mm_castpd_si128(_mm_set1_pd(v));
-    __m128i keep = _mm_cmpgt_epi64(b, _mm_set1_epi64x(min_bits - 1));
-    return _mm_cvtsd_f64(_mm_castsi128_pd(_mm_and_si128(b, keep)));
-#else
-    int64_t b;
-    memcpy(&b, &v, sizeof b);
-    b &= -(int64_t)(b >= min_bits);
-    memcpy(&v, &b, sizeof v);
-    return v;
-#endif
+__extension__ typedef unsigned __int128 falcon_x86_fast_u128;
+
+FALCON_X86_FAST_INLINE uint64_t falcon_x86_fast_hi(uint64_t a, uint64_t b) {
+    return (uint64_t)(((falcon_x86_fast_u128)a * b) >> 64);
 }
 
-FALCON_X86_FAST_INLINE double falcon_x86_fast_max(double a, double b) {
-#if defined(__x86_64__) && defined(__GNUC__)
-    double r;
-    __asm__("vmaxsd %2, %1, %0" : "=x"(r) : "x"(a), "x"(b));
-    return r;
-#else
-    return a > b ? a : b;
-#endif
+FALCON_X86_FAST_INLINE __m128d falcon_x86_fast_times_2p63(double x) {
+    return _mm_castsi128_pd(_mm_add_epi64(_mm_castpd_si128(_mm_set_sd(x)), _mm_set1_epi64x(INT64_C(63) << 52)));
 }
 
-FALCON_X86_FAST_INLINE double falcon_x86_fast_min(double a, double b) {
-#if defined(__x86_64__) && defined(__GNUC__)
-    double r;
-    __asm__("vminsd %2, %1, %0" : "=x"(r) : "x"(a), "x"(b));
-    return r;
-#else
-    return a < b ? a : b;
-#endif
-}
-
-FALCON_X86_FAST_INLINE uint64_t falcon_x86_fast_to_word(double v) {
-#if defined(__x86_64__)
-    return (uint64_t)_mm_cvttsd_si64(_mm_set_sd(v));
-#else
-    return (uint64_t)v;
-#endif
-}
-
-FALCON_X86_FAST_INLINE double falcon_x86_fast_trunc(double v) {
-#if defined(__x86_64__) && defined(__GNUC__)
-    __asm__("" : "+x"(v));
-#endif
-    return __builtin_trunc(v);
-}
-
-FALCON_X86_FAST_INLINE uint64_t falcon_x86_fast_adapt(double x, double ccs) {
-    double xs = x * 9223372036854775808.0, cs = ccs * 9223372036854775808.0;
-    uint64_t X = falcon_x86_fast_to_word(xs), C = falcon_x86_fast_to_word(cs);
-    double v = falcon_x86_fast_max(x, 0.00048828125);
-    return falcon_x86_fast_kernel(X + X, C, v, cs, 5.404319552844595e+16);
+FALCON_X86_FAST_INLINE uint64_t falcon_x86_fast_tail(__m128d xs) {
+    double v = _mm_cvtsd_f64(_mm_max_sd(xs, _mm_set_sd(4503599627370496.0)));
+    double t3 = __builtin_fma(-3.011672638988714e-22, v, 0.016666666658463537);
+    double t6 = __builtin_fma(-6.321690145763242e-62, v, 4.664657031788924e-42);
+    double t9 = __builtin_fma(-8.221109231398469e-102, v, 7.613326375301374e-82);
+    double t12 = __builtin_fma(-5.249304267126954e-142, v, 7.783099172476278e-122);
+    double t13 = v * v;
+    double t14 = __builtin_fma(t6, t13, t3);
+    double t15 = __builtin_fma(t12, t13, t9);
+    double t16 = t13 * t13;
+    double t17 = __builtin_fma(t15, t16, t14);
+    double t18 = v * t17;
+    return (uint64_t)_mm_cvtsd_si64(_mm_set_sd(t18));
 }
 
 FALCON_X86_FAST_INLINE uint64_t falcon_x86_fast_fpr_expm_p63_domain(double x, double ccs) {
-    return falcon_x86_fast_adapt(falcon_x86_fast_flush(x, FALCON_X86_FAST_X_FLUSH_BITS), falcon_x86_fast_flush(ccs, FALCON_X86_FAST_C_FLUSH_BITS));
+    __m128d xs = falcon_x86_fast_times_2p63(x), cs = falcon_x86_fast_times_2p63(ccs);
+    uint64_t X = (uint64_t)_mm_cvttsd_si64(xs), C = (uint64_t)_mm_cvttsd_si64(cs);
+    uint64_t z = X + X;
+    uint64_t T = falcon_x86_fast_tail(xs);
+    uint64_t A = falcon_x86_fast_hi(C, z), B = falcon_x86_fast_hi(A, z);
+    uint64_t k = FALCON_X86_FAST_W4 - T;
+    k = FALCON_X86_FAST_W3 - falcon_x86_fast_hi(z, k);
+    k = FALCON_X86_FAST_W2 - falcon_x86_fast_hi(z, k);
+    return C - A + falcon_x86_fast_hi(B, k);
 }
 
 FALCON_X86_FAST_INLINE uint64_t falcon_x86_fast_fpr_expm_p63_domain_bits(uint64_t x_bits, uint64_t ccs_bits) {
@@ -252,17 +98,20 @@ FALCON_X86_FAST_INLINE uint64_t falcon_x86_fast_fpr_expm_p63_domain_bits(uint64_
     return falcon_x86_fast_fpr_expm_p63_domain(x, ccs);
 }
 
-FALCON_X86_FAST_INLINE uint64_t falcon_x86_fast_fpr_expm_p63_native(double x, double ccs) {
-    double xf = falcon_x86_fast_flush(x, FALCON_X86_FAST_X_FLUSH_BITS), cf = falcon_x86_fast_flush(ccs, FALCON_X86_FAST_C_FLUSH_BITS);
-    xf = falcon_x86_fast_min(falcon_x86_fast_max(xf, 0.0), 0.6931471805599453);
-    cf = falcon_x86_fast_min(falcon_x86_fast_max(cf, 0.0), 1.0);
-    return falcon_x86_fast_adapt(xf, cf);
+FALCON_X86_FAST_INLINE uint64_t falcon_x86_fast_clamp(uint64_t b, uint64_t top) {
+    b = b > FALCON_X86_FAST_INF_BITS ? 0 : b;
+    return b > top ? top : b;
 }
 
 FALCON_X86_FAST_INLINE uint64_t falcon_x86_fast_fpr_expm_p63(uint64_t x_bits, uint64_t ccs_bits) {
-    double x, ccs;
-    memcpy(&x, &x_bits, sizeof x);
-    memcpy(&ccs, &ccs_bits, sizeof ccs);
-    return falcon_x86_fast_fpr_expm_p63_native(x, ccs);
+    return falcon_x86_fast_fpr_expm_p63_domain_bits(falcon_x86_fast_clamp(x_bits, FALCON_X86_FAST_LN2_DOWN_BITS),
+                                               falcon_x86_fast_clamp(ccs_bits, FALCON_X86_FAST_ONE_BITS));
+}
+
+FALCON_X86_FAST_INLINE uint64_t falcon_x86_fast_fpr_expm_p63_native(double x, double ccs) {
+    uint64_t xb, cb;
+    memcpy(&xb, &x, sizeof xb);
+    memcpy(&cb, &ccs, sizeof cb);
+    return falcon_x86_fast_fpr_expm_p63(xb, cb);
 }
 #endif

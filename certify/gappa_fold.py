@@ -1,0 +1,100 @@
+"""Gappa scripts that re-prove the binary64 tail of a form = "fold" kernel.
+
+The fold form (gen/fold/design.py) evaluates the powers from ``first_tail``
+up in IEEE-754 binary64, t = RN-chain of v (Q(v)) in v = max(x 2^63, 2^52),
+Estrin's scheme with each multiply-add one FMA (rounded once) and a final
+product by v.  The generator's proof (gen/fold/proof.py) encloses, per
+piece [vlo, vhi] of v, the error of t (computed minus the same operations
+done exactly) and the range of the computed t; the sidecar's
+"fold"/"binary64" section lists those claims.  This module writes a Gappa
+script in which
+
+    fr<n>   is each operation as the C code computes it, rounded with
+            Gappa's float<ieee_64, ne> (an FMA is rnd(a * b + c)), and
+    fx<n>   its exact counterpart,
+
+and asks Gappa to prove, for every piece, t - T inside the generator's
+error interval and t inside its range.  Gappa shares no code with
+gen/proof/ and models the rounding itself, so a proof that dropped a
+rounding (an FMA's, say) fails here.  What the script does not cover (said
+in docs/error-model.md): that no operand is subnormal (the generator's
+proof and the run-time MXCSR test), the rounding of CVTSD2SI and the integer
+chain (exact rational interval arithmetic in gen/fold/proof.py, the
+self-check, the bit-identity tests, the audit).
+
+Usage: python3 -m certify.gappa_fold generated/<name>/provenance/<name>.json [-o out.g]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, Optional
+
+from certify.gappa_head import _fraction, dyadic, program_lines, write_script
+from certify.gappa_script import PRECISION, SidecarError, load_sidecar
+
+
+def claims(sidecar: dict[str, Any]) -> list[list[str]]:
+    """The sidecar's per-piece claims, checked for presence."""
+    try:
+        rows = sidecar["fold"]["binary64"]["claims"]
+    except (KeyError, TypeError):
+        raise SidecarError("no fold.binary64 claims (render the kernel again with this generator)") from None
+    if not rows:
+        raise SidecarError("fold.binary64 has no claims")
+    return rows
+
+
+def render_script(sidecar: dict[str, Any], source: str = "", pieces: Optional[slice] = None) -> str:
+    """The Gappa script of every claim, or of the ``pieces`` asked for (a
+    runner proves one piece per Gappa run: one proposition holding them all
+    takes Gappa far longer)."""
+    rows = claims(sidecar)
+    try:
+        cert = sidecar["fold"]["binary64"]
+        tail = [_fraction(c, "tail coefficient") for c in cert["tail_coefficients"]]
+        ops = cert["tail_program"]
+        name = sidecar["name"]
+    except (KeyError, TypeError) as exc:
+        raise SidecarError(f"sidecar: missing field {exc}") from None
+    body, t_r, t_x = program_lines(ops, tail, "f", {"v": ("v", "v")})
+    goals = []
+    for row in rows[pieces] if pieces is not None else rows:
+        vlo, vhi, elo, ehi, clo, chi = (_fraction(q, "fold claim") for q in row)
+        goals.append(f"(v in [{dyadic(vlo, False)}, {dyadic(vhi, True)}] ->\n    {t_r} - {t_x} in "
+                     f"[{dyadic(elo, False)}, {dyadic(ehi, True)}] /\\ {t_r} in "
+                     f"[{dyadic(clo, False)}, {dyadic(chi, True)}])")
+    if not goals:
+        raise SidecarError("no claims in the pieces asked for")
+    out = [f"# {name} tail -- DO NOT EDIT.  Rendered by certify/gappa_fold.py from {source or 'its sidecar'}.",
+           "# Check with:  gappa <this file>   (exit status 0 = every property proven)",
+           "#",
+           "# The binary64 tail of a form = \"fold\" kernel, for each piece of v the",
+           "# generator's proof used: t as computed (every operation rounded to nearest",
+           "# binary64, an FMA once) minus the same operations done exactly lies in the",
+           "# generator's error interval, and the computed t in its range.",
+           f"#@-Eprecision={PRECISION}",
+           "@rnd = float<ieee_64, ne>;", "", *body, ""]
+    out.append("{ " + " /\\\n  ".join(goals) + " }")
+    return "\n".join(out) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python3 -m certify.gappa_fold", description=__doc__.splitlines()[0])
+    parser.add_argument("sidecar", type=Path, help="generated/<name>/provenance/<name>.json")
+    parser.add_argument("-o", "--out", type=Path, help="output file (default: stdout)")
+    args = parser.parse_args(argv)
+    try:
+        text = render_script(load_sidecar(args.sidecar), str(args.sidecar))
+    except SidecarError as exc:
+        print(f"gappa_fold: error: {args.sidecar}: {exc}", file=sys.stderr)
+        return 2
+    write_script(text, args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,134 @@
+"""The numbers and the binary64 program of a form = "fold" kernel.
+
+The kernel (docs/error-model.md, "Form fold"; measured first in
+research/fold_fast/) computes ccs exp(-x) 2^63 from the doubles x and ccs as
+
+    e^-x ~= p(x) = 1 - x + x^2 k(x),   k(x) = a_2 + a_3 x + ... + a_d x^(d-2),
+
+with ccs folded into the products instead of multiplied at the end.  With
+z = 2 trunc(x 2^63) (Q0.64), C = trunc(ccs 2^63) (an integer of [0, 2^63])
+and hi(a, b) = floor(a b / 2^64):
+
+    A = hi(C, z) ~= C x,   B = hi(A, z) ~= C x^2,
+    K_(s-1) = W_(s-1) - T,   K_j = W_j - hi(z, K_(j+1))  (j = s-2 .. 2),
+    R = C - A + hi(B, K_2) ~= C p(x).
+
+The signs of exp(-x)'s Taylor coefficients alternate and the fit keeps
+them (checked), so |k_j(x)| = |a_j| - x |k_(j+1)(x)| with
+k_j(x) = a_j + a_(j+1) x + ...: every middle word is a subtraction of
+magnitudes, W_j = round(|a_j| 2^64) (Q0.64).  The powers s..d (s: the
+config key float_tail) are T, evaluated in binary64 with FMA in
+v = max(x 2^63, 2^52) and rounded to an integer by CVTSD2SI:
+
+    T(v) = v (c_0 + c_1 v + ... + c_m v^m) ~= 2^64 x |k_s(x)|,
+    c_i = sign(a_s) RN(a_(s+i)) 2^64 2^(-63 (i + 1)),
+
+so that evaluating in v gives the bits evaluating in x would (the scaling
+by powers of two is exact and no value leaves the normal range), and
+x below 2^-11 is read as 2^-11 (v >= 2^52: no subnormal, and the proof
+counts the difference).
+
+Everything here is deterministic: the fit is the generator's 50-digit Remez,
+rounded by Python's correctly rounded conversions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+import mpmath
+
+from ..errors import GenError
+from ..exact import mpf_to_fraction
+from ..fit import remez
+from ..floattail import Op
+
+LN2_DOWN = Fraction(0x162E42FEFA39EF, 2 ** 53)   # the double below ln 2 (0x3FE62E42FEFA39EF)
+V_MIN = Fraction(2) ** 52                        # v = max(x 2^63, 2^52): x below 2^-11 read as 2^-11
+SCALE_V = 63                                     # v = x 2^63
+WORD = Fraction(2) ** 64
+
+
+@dataclass(frozen=True)
+class Design:
+    """One kernel's constants: the fitted a_2..a_d (exact rationals of the
+    50-digit fit), the middle words W_2..W_(s-1), the tail's binary64
+    coefficients c_0..c_m (in v) and its program."""
+
+    degree: int
+    first_tail: int                        # s: the first power evaluated in binary64
+    fitted: tuple[Fraction, ...]           # a_2 .. a_d
+    fit_error: Fraction                    # the Remez levelled error (informative; the proof bounds p)
+    words: tuple[int, ...]                 # W_2 .. W_(s-1)
+    tail: tuple[float, ...]                # c_0 .. c_m
+    ops: tuple[Op, ...]                    # the tail's program (gen.floattail.Op), its last op t
+
+    @property
+    def tail_sign(self) -> int:
+        """sign(a_s): T stands for 2^64 x |k_s(x)|."""
+        return 1 if self.first_tail % 2 == 0 else -1
+
+    def polynomial(self) -> tuple[Fraction, ...]:
+        """The quantized polynomial the kernel evaluates, as exact rationals
+        (coefficients of x^0..x^d): 1, -1, then sign(a_j) W_j / 2^64, then
+        the tail's coefficients scaled back to x."""
+        mid = [(1 if j % 2 == 0 else -1) * Fraction(w) / WORD for j, w in zip(range(2, self.first_tail), self.words)]
+        tail = [self.tail_sign * Fraction(c) * Fraction(2) ** (SCALE_V * (i + 1)) / WORD
+                for i, c in enumerate(self.tail)]
+        return (Fraction(1), Fraction(-1), *mid, *tail)
+
+
+def tail_program(count: int) -> tuple[Op, ...]:
+    """T(v) = v Q(v), Q(v) = c_0 + ... + c_(count-1) v^(count-1) by Estrin's
+    scheme (pairs c_i + c_(i+1) v, then powers v^2, v^4, ...), each
+    multiply-add one FMA (one rounding), the last a product by v."""
+    ops: list[Op] = [Op("v", label="v")]
+    powers: dict[int, int] = {1: 0}
+
+    def put(op: Op) -> int:
+        ops.append(op)
+        return len(ops) - 1
+
+    def coef(i: int) -> int:
+        return put(Op("coef", index=i, label=f"c{i}"))
+
+    terms = [put(Op("fma", (coef(i + 1), 0, coef(i)), label=f"q{i}_{i + 1}")) if i + 1 < count else coef(i)
+             for i in range(0, count, 2)]
+    width = 1
+    while len(terms) > 1:
+        width *= 2
+        if width not in powers:
+            half = powers[width // 2]
+            powers[width] = put(Op("mul", (half, half), label=f"v^{width}"))
+        terms = [put(Op("fma", (terms[k + 1], powers[width], terms[k]), label=f"q{width}_{k // 2}"))
+                 if k + 1 < len(terms) else terms[k] for k in range(0, len(terms), 2)]
+    put(Op("mul", (0, terms[0]), label="t"))
+    return tuple(ops)
+
+
+def fit(degree: int) -> tuple[tuple[Fraction, ...], Fraction]:
+    """a_2..a_d: the minimax fit of e^-x - 1 + x on [0, ln 2] in the powers
+    2..d (absolute error, so 1 - x stays exact), 50 digits."""
+    with mpmath.workdps(50):
+        result = remez.remez(lambda v: mpmath.exp(-v) - 1 + v, mpmath.log(2), degree, False, 1e-12, 60,
+                             "form fold", powers=list(range(2, degree + 1)))
+        return tuple(mpf_to_fraction(c) for c in result.coeffs), mpf_to_fraction(result.error)
+
+
+def make_design(degree: int, first_tail: int) -> Design:
+    """Fit, check the signs the structure needs, quantize."""
+    if not 3 <= first_tail <= degree:
+        raise GenError(f"float_tail: {first_tail} must lie in [3, degree = {degree}] for form 'fold'")
+    a, err = fit(degree)
+    for j, c in enumerate(a, start=2):
+        if c == 0 or (c > 0) != (j % 2 == 0):
+            raise GenError(f"form 'fold': the fit's coefficient of x^{j} has the wrong sign for the "
+                           "subtraction chain (exp(-x)'s Taylor signs alternate)")
+    words = tuple(round(abs(c) * WORD) for c in a[:first_tail - 2])
+    if any(not 0 < w < WORD for w in words):
+        raise GenError("form 'fold': a middle word does not fit in 64 bits")
+    sign = 1 if first_tail % 2 == 0 else -1
+    tail = tuple(sign * float(c) * 2.0 ** 64 * 2.0 ** (-SCALE_V * (i + 1))
+                 for i, c in enumerate(a[first_tail - 2:]))
+    return Design(degree, first_tail, a, err, words, tail, tail_program(len(tail)))

@@ -1,0 +1,252 @@
+"""Form "fold" (gen/fold/, templates/fold.h.j2; the shipped falcon_x86_fast):
+the rendered C equals the Python model (gen/fold/model.py) bit for bit on
+every entry under gcc and clang; the proof's terms hold against an
+independent dense check; the generator refuses a kernel whose bound misses
+its budget, a proof made too small (self-check control), a broken model and
+bad configs; no subnormal reaches the FPU at run time.  The error against
+MPFR at the interface is measured by the audit (verify/check_fpr.c,
+tests/test_fpr_audit.py)."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import subprocess
+import unittest
+from fractions import Fraction
+from pathlib import Path
+from unittest import mock
+
+import kfolder
+from certify import gappa_fold
+from gen import config, kernel, render
+from gen.cemit import round_up
+from gen.errors import GenError
+from gen.exact import double_bits, double_from_bits
+from gen.fold import model, proof
+from gen.fold.design import LN2_DOWN, make_design
+from tests.helpers import GENERATED, KERNELS, ROOT, TempDirCase, mxcsr_flags, without_fma_rounding
+
+NAME = "falcon_x86_fast"
+CHECKER = ROOT / "tests" / "fold_model_check.c"
+RANDOM_INPUTS = 8000
+SPECIAL_BITS = (0, 1 << 63, 1, 0x000FFFFFFFFFFFFF, 0x0010000000000000, 0x7FF0000000000000, 0x7FF0000000000001,
+                0xFFF8000000000000, 0xBFF0000000000000, double_bits(1.0), double_bits(1.0) - 1, double_bits(0.5),
+                0x3FE62E42FEFA39EF, 0x3FE62E42FEFA39F0, double_bits(2.0 ** -11), double_bits(2.0 ** -11) - 1,
+                double_bits(2.0 ** -63), double_bits(2.0 ** -64), double_bits(2.0 ** -80))
+
+
+def _cases() -> list[tuple[int, int]]:
+    """Pairs of bit patterns: every pair of SPECIAL_BITS, x at and around
+    powers of two, in-domain x uniform and log-uniform down to 2^-90 with
+    ccs uniform and log-uniform down to 2^-70, and raw random patterns."""
+    rng = random.Random(23)
+    out = [(a, b) for a in SPECIAL_BITS for b in SPECIAL_BITS]
+    for k in range(1, 70):
+        for d in (-1, 0, 1):
+            out.append((double_bits(2.0 ** -k) + d, double_bits(rng.uniform(0.5, 1.0))))
+    for i in range(RANDOM_INPUTS):
+        x = rng.uniform(0, float(LN2_DOWN)) if i % 3 else 2.0 ** rng.uniform(-90, -1)
+        c = rng.uniform(0.5, 1.0) if i % 4 else 2.0 ** rng.uniform(-70, 0)
+        out.append((double_bits(x), double_bits(c)))
+        out.append((rng.getrandbits(64), rng.getrandbits(64)))
+    return out
+
+
+def _in_domain(x_bits: int, c_bits: int) -> bool:
+    return x_bits <= double_bits(float(LN2_DOWN)) and c_bits <= double_bits(1.0)
+
+
+class RenderedEqualsModel(TempDirCase):
+    """Every entry of the shipped header against gen/fold/model.py."""
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        super().setUpClass()
+        cfg = config.load(KERNELS / f"{NAME}.toml")
+        assert cfg.float_tail is not None
+        cls.design = make_design(cfg.degree, cfg.float_tail)
+        cls.cases = _cases()
+        cls.text = "".join(f"{x:x} {c:x}\n" for x, c in cls.cases)
+
+    def run_checker(self, cc: str, header_dir: Path) -> list[str]:
+        exe = self.tmp / f"fold_{cc}_{header_dir.name}"
+        cmd = [cc, "-O2", "-Wall", "-Wextra", "-Werror", "-mfma", f"-I{header_dir}", f"-DKNAME={NAME}",
+               f'-DKHEADER="{NAME}.h"', str(CHECKER), "-o", str(exe)]
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        return subprocess.run([str(exe)], input=self.text, capture_output=True, text=True,
+                              check=True).stdout.splitlines()
+
+    def mismatches(self, lines: list[str]) -> list[str]:
+        self.assertEqual(len(lines), len(self.cases))
+        bad = []
+        for (x, c), line in zip(self.cases, lines):
+            full, native, dbits, domain = (int(v, 16) for v in line.split())
+            want = model.full(self.design, x, c)
+            if not full == native == want:
+                bad.append(f"full x={x:016x} ccs={c:016x}: C {full:x} / {native:x}, model {want:x}")
+            if _in_domain(x, c):
+                want = model.domain(self.design, double_from_bits(x), double_from_bits(c))
+                if not dbits == domain == want:
+                    bad.append(f"domain x={x:016x} ccs={c:016x}: C {dbits:x} / {domain:x}, model {want:x}")
+        return bad
+
+    def test_gcc_and_clang_equal_the_model(self) -> None:
+        for cc in ("gcc", "clang"):
+            with self.subTest(cc=cc):
+                self.assertEqual(self.mismatches(self.run_checker(cc, GENERATED / NAME))[:3], [])
+
+    def test_a_wrong_word_is_caught(self) -> None:
+        """Control: the header with W_3 one unit off must differ from the model."""
+        header = (GENERATED / NAME / f"{NAME}.h").read_text()
+        word = f"UINT64_C(0x{self.design.words[1]:016X})"
+        self.assertEqual(header.count(word), 1, f"{word} is not in the header once")
+        broken = self.tmp / "broken"
+        broken.mkdir(exist_ok=True)
+        (broken / f"{NAME}.h").write_text(header.replace(word, f"UINT64_C(0x{self.design.words[1] + 1:016X})"))
+        self.assertNotEqual(self.mismatches(self.run_checker("gcc", broken)), [])
+
+
+class Proof(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls) -> None:
+        cls.cfg = config.load(KERNELS / f"{NAME}.toml")
+        cls.design = make_design(cls.cfg.degree, 5)
+        cls.proof = proof.prove(cls.cfg, cls.design)
+
+    def test_shipped_bound_meets_the_budget_and_matches_the_header(self) -> None:
+        self.assertLess(self.proof.total, 32)
+        self.assertLessEqual(self.proof.total, sum(b for _, b in self.proof.terms()))
+        header = (GENERATED / NAME / f"{NAME}.h").read_text()
+        self.assertIn(f"#define {NAME.upper()}_FPR_EXPM_P63_ERR_BOUND {round_up(self.proof.total)}\n", header)
+
+    def test_approximation_term_is_an_upper_bound(self) -> None:
+        """The Taylor-model bound is at least 2^63 |p - exp(-x)| sampled
+        densely with mpmath (independent of the interval code), and the
+        polynomial's own Remez error is below it."""
+        from mpmath import mp, mpf
+        p = self.design.polynomial()
+        with mp.workprec(200):
+            worst = max(abs(sum(mpf(c.numerator) / c.denominator * t ** k for k, c in enumerate(p)) - mp.exp(-t))
+                        for t in (mpf(i) / 4000 * mpf(float(LN2_DOWN)) for i in range(4001)))
+        self.assertLessEqual(float(worst), float(self.proof.approx.bound))
+        self.assertLess(float(self.design.fit_error), float(self.proof.approx.bound))
+
+    def test_words_stay_in_range(self) -> None:
+        """The proof's word ranges hold every word the model computes on
+        random inputs (the self-check's invariant, re-run here)."""
+        rng = random.Random(4)
+        for _ in range(2000):
+            x, c = rng.uniform(0, float(LN2_DOWN)), rng.uniform(0, 1)
+            trace = model.Trace()
+            model.domain(self.design, x, c, trace)
+            for name, (lo, hi) in self.proof.word_ranges.items():
+                if name in trace.words:
+                    self.assertTrue(lo <= trace.words[name] <= hi, name)
+
+
+class Generator(unittest.TestCase):
+    BASE = {"name": "f", "function": "exp(-x)", "domain": ["0", "ln2"], "degree": 12, "form": "fold",
+            "float_tail": 5}
+
+    def cfg(self, **change: object) -> config.KernelConfig:
+        raw = {k: v for k, v in (self.BASE | change).items() if v is not None}
+        return config.validate(raw, "f.toml", "0" * 64)
+
+    def test_bad_configs(self) -> None:
+        for change, message in (({"float_tail": 2}, "float_tail"), ({"float_tail": 13}, "float_tail"),
+                                ({"degree": 20}, "degree"), ({"scale_bits": 62}, "scale_bits = 63"),
+                                ({"segments": {"kind": "equal", "count": 2}}, "not used by form 'fold'"),
+                                ({"function": "exp(x)"}, "exp\\(-x\\)")):
+            with self.subTest(change), self.assertRaisesRegex(GenError, message):
+                self.cfg(**change)
+
+    def test_budget_refused(self) -> None:
+        """The shipped kernel's proven bound is about 6.5 units: a budget of
+        2^-62 (2 units) is refused, naming the bound."""
+        with self.assertRaisesRegex(GenError, "max_abs_error_log2: the proven bound"):
+            kernel.build(self.cfg(max_abs_error_log2=-62))
+
+    def test_self_check_catches_a_proof_made_too_small(self) -> None:
+        """Control: a proof whose total is 1 unit (the kernel measures about
+        2 on the self-check's inputs) is refused by the self-check, which
+        measures against mpmath."""
+        with mock.patch.object(proof.FoldProof, "total", property(lambda self: Fraction(1))), \
+                self.assertRaisesRegex(GenError, "self-check: .* exceeds the proven bound 1.0000"):
+            kernel.build(self.cfg())
+
+    def test_self_check_catches_a_broken_kernel(self) -> None:
+        """Control: a model whose innermost subtraction is off by 2^8 (W_4
+        read one place too high) is refused."""
+        real = model.hi
+
+        def off(a: int, b: int) -> int:
+            return real(a, b) + 256
+        with mock.patch.object(model, "hi", off), self.assertRaisesRegex(GenError, "self-check"):
+            kernel.build(self.cfg())
+
+
+# Pieces of the tail Gappa re-proves in the tests (`make certify` proves all):
+# x' = 0 and tiny x' (v = 2^52 there), just below and above 2^-11, mid-range
+# and the top of the domain.  Below 2^-11 the tail reads the constant 2^52,
+# whose FMAs happen to round little: the control counts the others.
+SAMPLE_PIECES = (0, 5, 840, 849, 1000, 1150, 1300)
+VARYING_PIECES = SAMPLE_PIECES[2:]
+GAPPA_SECONDS = 30
+
+
+def _gappa_failures(sidecar: dict, pieces: tuple[int, ...], tmp: Path) -> list[int]:
+    """The pieces of the tail whose claims Gappa could not prove (a run past
+    GAPPA_SECONDS counts as not proven: a claim Gappa cannot reach makes it
+    bisect without end; the shipped ones take a few milliseconds each)."""
+    failed = []
+    for i in pieces:
+        script = tmp / f"tail{i}.g"
+        script.write_text(gappa_fold.render_script(sidecar, "test", slice(i, i + 1)))
+        try:
+            done = subprocess.run(["gappa", str(script)], capture_output=True, text=True, timeout=GAPPA_SECONDS)
+        except subprocess.TimeoutExpired:
+            failed.append(i)
+            continue
+        if done.returncode:
+            failed.append(i)
+    return failed
+
+
+class GappaReprovesTheTail(TempDirCase):
+    def test_shipped_claims_proven_on_a_sample(self) -> None:
+        sidecar = json.loads((GENERATED / NAME / "provenance" / f"{NAME}.json").read_text())
+        self.assertEqual(len(gappa_fold.claims(sidecar)), len(proof.pieces()))
+        self.assertEqual(_gappa_failures(sidecar, SAMPLE_PIECES, self.tmp), [])
+
+    def test_control_proof_without_the_fma_rounding(self) -> None:
+        """A proof that forgets that an FMA rounds (once) claims intervals
+        Gappa cannot prove; the self-check does not notice it."""
+        with without_fma_rounding():
+            k = kernel.build(config.load(KERNELS / f"{NAME}.toml"))
+        sidecar = json.loads(render.render(k, "generated")[kfolder.layout(NAME).sidecar])
+        self.assertEqual(_gappa_failures(sidecar, VARYING_PIECES, self.tmp), list(VARYING_PIECES))
+
+
+class NoSubnormalReachesTheFpu(TempDirCase):
+    """At run time: subnormal, tiny and edge inputs through every entry leave
+    the MXCSR's denormal-operand and underflow flags clear; the control (the
+    exponent-add conversion replaced by a multiply by 2^63, which reads a
+    subnormal x as it is) sets them."""
+
+    def test_flags_clear_and_control_caught(self) -> None:
+        self.assertEqual(mxcsr_flags(GENERATED / NAME, NAME, self.tmp, fixed_point=False), 0)
+        broken = self.tmp / "broken"
+        shutil.copytree(GENERATED / NAME, broken)
+        header = broken / f"{NAME}.h"
+        text = header.read_text()
+        conversion = "_mm_castsi128_pd(_mm_add_epi64(_mm_castpd_si128(_mm_set_sd(x)), _mm_set1_epi64x(INT64_C(63) << 52)))"
+        self.assertEqual(text.count(conversion), 1, "the control did not find the conversion to break")
+        header.write_text(text.replace(conversion, "_mm_set_sd(x * 0x1p63)"))
+        self.assertNotEqual(mxcsr_flags(broken, NAME, self.tmp, fixed_point=False), 0)
+
+
+if __name__ == "__main__":
+    unittest.main()
