@@ -57,10 +57,11 @@ NATIVE_FP_ALLOWED = frozenset({
     "fnmadd132sd", "fnmadd213sd", "fnmadd231sd",
     "pcmpeqq", "por", "unpckhpd",
     # Form fold: x 2^63 as an integer add of 63 << 52 to the double's bits
-    # on the vector register (PADDQ), and the rounding conversion CVTSD2SI
-    # of the binary64 tail (fixed latency; its operand is never subnormal,
-    # proven, and below 2^62).
-    "paddq", "cvtsd2si", "cvtsd2siq",
+    # on the vector register (PADDQ), the rounding conversion CVTSD2SI of
+    # the binary64 tail (fixed latency; its operand is never subnormal,
+    # proven, and below 2^62), and MAXPD, which gcc 12 emits for the
+    # tail's _mm_max_sd (both lanes normal or zero: the upper ones are 0).
+    "paddq", "cvtsd2si", "cvtsd2siq", "maxpd",
 })
 
 # The SIMD instructions the batch forms may use besides those (mnemonics

@@ -6,7 +6,7 @@ BENCH_OUT       := $(BUILD)/bench
 # The kernels benchmarked: every shipped one, and the candidates of
 # BENCH_COMPARE (kernels/candidates/<name>.toml, rendered under
 # build/bench/compare) beside them, both seen through build/bench/kernels.
-BENCH_COMPARE   ?= falcon_x86_v1
+BENCH_COMPARE   ?= falcon_x86_v1 falcon_x86_fast_head
 BENCH_GENERATED ?= $(BENCH_OUT)/kernels
 BENCH_KERNELS   ?= $(KERNELS) $(BENCH_COMPARE)
 # x86-64-v3 for every variant, references included (both kinds of machine

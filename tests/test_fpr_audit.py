@@ -248,7 +248,7 @@ class Verdicts(unittest.TestCase):
     def test_disagreeing_adaptor_is_reported(self) -> None:
         """ctl_split: _domain_bits returns _domain's result with bit 0
         flipped for x < 2^-63; the edge grid reaches there."""
-        kernel = renamed_copy(shipped("falcon_x86_fast"), fx.BUILD / "split_gen", "ctl_split")
+        kernel = renamed_copy(shipped("falcon_x86_single"), fx.BUILD / "split_gen", "ctl_split")
         call = "return ctl_split_fpr_expm_p63_domain(x, ccs);"
         text = kernel.falcon_header.read_text()
         self.assertEqual(text.count(call), 1)

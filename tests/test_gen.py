@@ -369,10 +369,11 @@ class ShippedKernelTest(unittest.TestCase):
         # 40 digits, on inputs the generator's self-check did not draw.
         rng = random.Random(2024)
         for name in shipped_kernels():
-            if not kfolder.load(GENERATED, name).fixed_point:
+            folder = kfolder.load(GENERATED, name)
+            if not folder.fixed_point:
                 with self.subTest(name):
                     self.skipTest(f"{name}: no _eval and no integer model of it (\"fixed_point\": false); "
-                                  "tests/test_eft.py checks its model")
+                                  f"tests/test_{folder.form}.py checks its model")
                 continue
             k = shipped_kernel(name)
             bound = float(k.eval_bound_ulp)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: CC0-1.0
- * falcon_x86_fast.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 5e72052b5721383b) from
+ * falcon_x86_fast.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 a4e3e763ceb6c960) from
  * kernels/falcon_x86_fast.toml (sha256 5c11aa23099c0731dcb834ab5aefa320ef0959b4273d03b749472f98bd9872e4); regenerate in the project root with:
  *     python3 -m gen render kernels/falcon_x86_fast.toml --out generated
  * Parameters other than the defaults: scale_bits = 63, degree = 12, float_tail = 5,
@@ -8,7 +8,7 @@
  * f(x) = exp(-x):
  *     |falcon_x86_fast_fpr_expm_p63*(x, ccs) - ccs exp(-x) 2^63| <= 6.67221 units of 2^-63, x in [0, ln 2), ccs in [0, 1]
  */
-#if defined(FALCON_X86_FAST_CONTENT_HASH) && FALCON_X86_FAST_CONTENT_HASH != 0x2508bf2073a54880u
+#if defined(FALCON_X86_FAST_CONTENT_HASH) && FALCON_X86_FAST_CONTENT_HASH != 0x2e44c2fc749560c3u
 #error "falcon_x86_fast.h: another render of this kernel was included before this one"
 #endif
 #ifndef FALCON_X86_FAST_H
@@ -16,7 +16,7 @@
 
 #include <stdint.h>
 
-#define FALCON_X86_FAST_CONTENT_HASH 0x2508bf2073a54880u
+#define FALCON_X86_FAST_CONTENT_HASH 0x2e44c2fc749560c3u
 
 /**
  * falcon_x86_fast_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns, _native(x, ccs)
@@ -60,8 +60,14 @@ FALCON_X86_FAST_INLINE uint64_t falcon_x86_fast_hi(uint64_t a, uint64_t b) {
     return (uint64_t)(((falcon_x86_fast_u128)a * b) >> 64);
 }
 
+#define FALCON_X86_FAST_EXP63 (UINT64_C(63) << 52)
+
 FALCON_X86_FAST_INLINE __m128d falcon_x86_fast_times_2p63(double x) {
-    return _mm_castsi128_pd(_mm_add_epi64(_mm_castpd_si128(_mm_set_sd(x)), _mm_set1_epi64x(INT64_C(63) << 52)));
+    return _mm_castsi128_pd(_mm_add_epi64(_mm_castpd_si128(_mm_set_sd(x)), _mm_set1_epi64x((long long)FALCON_X86_FAST_EXP63)));
+}
+
+FALCON_X86_FAST_INLINE __m128d falcon_x86_fast_bits_times_2p63(uint64_t b) {
+    return _mm_castsi128_pd(_mm_cvtsi64_si128((long long)(b + FALCON_X86_FAST_EXP63)));
 }
 
 FALCON_X86_FAST_INLINE uint64_t falcon_x86_fast_tail(__m128d xs) {
@@ -79,8 +85,7 @@ FALCON_X86_FAST_INLINE uint64_t falcon_x86_fast_tail(__m128d xs) {
     return (uint64_t)_mm_cvtsd_si64(_mm_set_sd(t18));
 }
 
-FALCON_X86_FAST_INLINE uint64_t falcon_x86_fast_fpr_expm_p63_domain(double x, double ccs) {
-    __m128d xs = falcon_x86_fast_times_2p63(x), cs = falcon_x86_fast_times_2p63(ccs);
+FALCON_X86_FAST_INLINE uint64_t falcon_x86_fast_core(__m128d xs, __m128d cs) {
     uint64_t X = (uint64_t)_mm_cvttsd_si64(xs), C = (uint64_t)_mm_cvttsd_si64(cs);
     uint64_t z = X + X;
     uint64_t T = falcon_x86_fast_tail(xs);
@@ -91,16 +96,24 @@ FALCON_X86_FAST_INLINE uint64_t falcon_x86_fast_fpr_expm_p63_domain(double x, do
     return C - A + falcon_x86_fast_hi(B, k);
 }
 
+FALCON_X86_FAST_INLINE uint64_t falcon_x86_fast_fpr_expm_p63_domain(double x, double ccs) {
+    return falcon_x86_fast_core(falcon_x86_fast_times_2p63(x), falcon_x86_fast_times_2p63(ccs));
+}
+
 FALCON_X86_FAST_INLINE uint64_t falcon_x86_fast_fpr_expm_p63_domain_bits(uint64_t x_bits, uint64_t ccs_bits) {
-    double x, ccs;
-    memcpy(&x, &x_bits, sizeof x);
-    memcpy(&ccs, &ccs_bits, sizeof ccs);
-    return falcon_x86_fast_fpr_expm_p63_domain(x, ccs);
+    return falcon_x86_fast_core(falcon_x86_fast_bits_times_2p63(x_bits), falcon_x86_fast_bits_times_2p63(ccs_bits));
 }
 
 FALCON_X86_FAST_INLINE uint64_t falcon_x86_fast_clamp(uint64_t b, uint64_t top) {
-    b = b > FALCON_X86_FAST_INF_BITS ? 0 : b;
-    return b > top ? top : b;
+    uint64_t zero = 0;
+    __asm__("cmp %[inf], %[b]\n\t"
+            "cmova %[zero], %[b]\n\t"
+            "cmp %[top], %[b]\n\t"
+            "cmova %[top], %[b]"
+            : [b] "+r"(b)
+            : [inf] "r"(FALCON_X86_FAST_INF_BITS), [zero] "r"(zero), [top] "r"(top)
+            : "cc");
+    return b;
 }
 
 FALCON_X86_FAST_INLINE uint64_t falcon_x86_fast_fpr_expm_p63(uint64_t x_bits, uint64_t ccs_bits) {

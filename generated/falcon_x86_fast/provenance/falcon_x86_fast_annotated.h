@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: CC0-1.0
- * falcon_x86_fast.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 5e72052b5721383b) from
+ * falcon_x86_fast.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 a4e3e763ceb6c960) from
  * kernels/falcon_x86_fast.toml (sha256 5c11aa23099c0731dcb834ab5aefa320ef0959b4273d03b749472f98bd9872e4); regenerate in the project root with:
  *     python3 -m gen render kernels/falcon_x86_fast.toml --out generated
  * Parameters other than the defaults: scale_bits = 63, degree = 12, float_tail = 5,
@@ -34,7 +34,7 @@
 /* Two different renders of this kernel in one translation unit (another
  * copy of the header earlier on the include path) stop the build here:
  * the include guard alone would silently keep the first. */
-#if defined(FALCON_X86_FAST_CONTENT_HASH) && FALCON_X86_FAST_CONTENT_HASH != 0x2508bf2073a54880u
+#if defined(FALCON_X86_FAST_CONTENT_HASH) && FALCON_X86_FAST_CONTENT_HASH != 0x2e44c2fc749560c3u
 #error "falcon_x86_fast.h: another render of this kernel was included before this one"
 #endif
 #ifndef FALCON_X86_FAST_H
@@ -43,7 +43,7 @@
 #include <stdint.h>
 
 /* Names the render that wrote this header (the sidecar in provenance/ carries the same). */
-#define FALCON_X86_FAST_CONTENT_HASH 0x2508bf2073a54880u
+#define FALCON_X86_FAST_CONTENT_HASH 0x2e44c2fc749560c3u
 
 /**
  * falcon_x86_fast_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns, _native(x, ccs)
@@ -100,14 +100,22 @@ FALCON_X86_FAST_INLINE uint64_t falcon_x86_fast_hi(uint64_t a, uint64_t b)
     return (uint64_t)(((falcon_x86_fast_u128)a * b) >> 64);
 }
 
-/* x 2^63 for a double x in [+0, 1], by adding 63 to the exponent field:
- * exact for x in [2^-1022, 1]; for +0 and subnormals the result is a
- * normal double below 2^-959, whose truncation is 0 = trunc(x 2^63).  So
- * the conversions need no multiply and no flush, and no binary64 operation
- * sees a subnormal operand. */
+/* x 2^63 for a double x in [+0, 1], by adding 63 to the exponent field of
+ * its bits: exact for x in [2^-1022, 1]; for +0 and subnormals the result
+ * is a normal double below 2^-959, whose truncation is 0 = trunc(x 2^63).
+ * So the conversions need no multiply and no flush, and no binary64
+ * operation sees a subnormal operand.  On a vector register (PADDQ) for
+ * the double entries, on the bit pattern (ADD) for the others. */
+#define FALCON_X86_FAST_EXP63 (UINT64_C(63) << 52)
+
 FALCON_X86_FAST_INLINE __m128d falcon_x86_fast_times_2p63(double x)
 {
-    return _mm_castsi128_pd(_mm_add_epi64(_mm_castpd_si128(_mm_set_sd(x)), _mm_set1_epi64x(INT64_C(63) << 52)));
+    return _mm_castsi128_pd(_mm_add_epi64(_mm_castpd_si128(_mm_set_sd(x)), _mm_set1_epi64x((long long)FALCON_X86_FAST_EXP63)));
+}
+
+FALCON_X86_FAST_INLINE __m128d falcon_x86_fast_bits_times_2p63(uint64_t b)
+{
+    return _mm_castsi128_pd(_mm_cvtsi64_si128((long long)(b + FALCON_X86_FAST_EXP63)));
 }
 
 /* T = round(v Q(v)) ~= 2^64 x |k_5(x)|, the powers 5..12 of the
@@ -133,18 +141,17 @@ FALCON_X86_FAST_INLINE uint64_t falcon_x86_fast_tail(__m128d xs)
     return (uint64_t)_mm_cvtsd_si64(_mm_set_sd(t18));
 }
 
-/* Falcon's own contract: 0 <= x < ln 2, 0 <= ccs <= 1 (a defined result
- * outside it).  z = 2 trunc(x 2^63) (Q0.64), C = trunc(ccs 2^63) (for
- * ccs = 1, CVTTSD2SI gives the integer indefinite 0x8000000000000000,
- * which is 2^63), then
+/* The chain, from xs = x 2^63 and cs = ccs 2^63 as doubles (see above).
+ * z = 2 trunc(x 2^63) (Q0.64), C = trunc(ccs 2^63) (for ccs = 1,
+ * CVTTSD2SI gives the integer indefinite 0x8000000000000000, which is
+ * 2^63), then
  *     A = hi(C, z) ~= C x,  B = hi(A, z) ~= C x^2,
  *     K_4 = W_4 - T,  K_j = W_j - hi(z, K_(j+1)),
  *     result = C - A + hi(B, K_2) ~= C (1 - x + x^2 k(x)).
  * Every K_j lies in [0, 2^64) and the result in [0, 2^64) (proven): no
  * subtraction wraps. */
-FALCON_X86_FAST_INLINE uint64_t falcon_x86_fast_fpr_expm_p63_domain(double x, double ccs)
+FALCON_X86_FAST_INLINE uint64_t falcon_x86_fast_core(__m128d xs, __m128d cs)
 {
-    __m128d xs = falcon_x86_fast_times_2p63(x), cs = falcon_x86_fast_times_2p63(ccs);
     uint64_t X = (uint64_t)_mm_cvttsd_si64(xs), C = (uint64_t)_mm_cvttsd_si64(cs);
     uint64_t z = X + X;
     uint64_t T = falcon_x86_fast_tail(xs);
@@ -155,23 +162,37 @@ FALCON_X86_FAST_INLINE uint64_t falcon_x86_fast_fpr_expm_p63_domain(double x, do
     return C - A + falcon_x86_fast_hi(B, k);
 }
 
-/* The same on the inputs' IEEE-754 bit patterns. */
+/* Falcon's own contract: 0 <= x < ln 2, 0 <= ccs <= 1 (a defined result
+ * outside it). */
+FALCON_X86_FAST_INLINE uint64_t falcon_x86_fast_fpr_expm_p63_domain(double x, double ccs)
+{
+    return falcon_x86_fast_core(falcon_x86_fast_times_2p63(x), falcon_x86_fast_times_2p63(ccs));
+}
+
+/* The same on the inputs' IEEE-754 bit patterns (the same result for every
+ * input: the same add on the same bits). */
 FALCON_X86_FAST_INLINE uint64_t falcon_x86_fast_fpr_expm_p63_domain_bits(uint64_t x_bits, uint64_t ccs_bits)
 {
-    double x, ccs;
-    memcpy(&x, &x_bits, sizeof x);
-    memcpy(&ccs, &ccs_bits, sizeof ccs);
-    return falcon_x86_fast_fpr_expm_p63_domain(x, ccs);
+    return falcon_x86_fast_core(falcon_x86_fast_bits_times_2p63(x_bits), falcon_x86_fast_bits_times_2p63(ccs_bits));
 }
 
 /* The edge rules on a bit pattern, as unsigned integers: above +inf's
  * pattern are the negative numbers (-0 included) and the NaNs, which
- * become +0; then anything above ``top`` becomes top.  gcc and clang
- * compile each to a compare and a CMOV (make ct checks for branches). */
+ * become +0; then anything above ``top`` becomes top.  Written as the
+ * compares and CMOVs themselves: a compiler may turn the conditional
+ * expressions into a compare-and-jump (gcc does at some optimisation
+ * settings), which would be a branch on the secret. */
 FALCON_X86_FAST_INLINE uint64_t falcon_x86_fast_clamp(uint64_t b, uint64_t top)
 {
-    b = b > FALCON_X86_FAST_INF_BITS ? 0 : b;
-    return b > top ? top : b;
+    uint64_t zero = 0;
+    __asm__("cmp %[inf], %[b]\n\t"
+            "cmova %[zero], %[b]\n\t"
+            "cmp %[top], %[b]\n\t"
+            "cmova %[top], %[b]"
+            : [b] "+r"(b)
+            : [inf] "r"(FALCON_X86_FAST_INF_BITS), [zero] "r"(zero), [top] "r"(top)
+            : "cc");
+    return b;
 }
 
 /* Every input defined (see the interface above). */
