@@ -166,7 +166,7 @@ class Generator(unittest.TestCase):
                 self.cfg(**change)
 
     def test_budget_refused(self) -> None:
-        """The shipped kernel's proven bound is about 6.5 units: a budget of
+        """The shipped kernel's proven bound is about 6.75 units: a budget of
         2^-62 (2 units) is refused, naming the bound."""
         with self.assertRaisesRegex(GenError, "max_abs_error_log2: the proven bound"):
             kernel.build(self.cfg(max_abs_error_log2=-62))

@@ -9,14 +9,19 @@ with ccs folded into the products instead of multiplied at the end.  With
 z = 2 trunc(x 2^63) (Q0.64), C = trunc(ccs 2^63) (an integer of [0, 2^63])
 and hi(a, b) = floor(a b / 2^64):
 
-    A = hi(C, z) ~= C x,   B = hi(A, z) ~= C x^2,
-    K_(s-1) = W_(s-1) - T,   K_j = W_j - hi(z, K_(j+1))  (j = s-2 .. 2),
+    A = hi(C, z) ~= C x,   B = hi(A, z) ~= C x^2,   zz = hi(z, z) ~= x^2 2^64,
+    K_(s-1) = W_(s-1) - T,
+    K_j = W_j - hi(z, W_(j+1)) + hi(zz, K_(j+2))   (j = s-3, s-5, ... >= 2),
+    K_2 = W_2 - hi(z, K_3)   (only when s is even: one Horner step last),
     R = C - A + hi(B, K_2) ~= C p(x).
 
 The signs of exp(-x)'s Taylor coefficients alternate and the fit keeps
-them (checked), so |k_j(x)| = |a_j| - x |k_(j+1)(x)| with
-k_j(x) = a_j + a_(j+1) x + ...: every middle word is a subtraction of
-magnitudes, W_j = round(|a_j| 2^64) (Q0.64).  The powers s..d (s: the
+them (checked), so with k_j(x) = a_j + a_(j+1) x + ...,
+|k_j| = |a_j| - x |a_(j+1)| + x^2 |k_(j+2)| = |a_j| - x |k_(j+1)|: every
+middle word is made of magnitudes, W_j = round(|a_j| 2^64) (Q0.64).  The
+steps of two powers (Estrin's scheme on the words) keep the products off
+each other's path: the chain the result waits for is T, then one product
+per two powers, then hi(B, K_2).  The powers s..d (s: the
 config key float_tail) are T, evaluated in binary64 with FMA in
 v = max(x 2^63, 2^52) and rounded to an integer by CVTSD2SI:
 
@@ -77,6 +82,27 @@ class Design:
         tail = [self.tail_sign * Fraction(c) * Fraction(2) ** (SCALE_V * (i + 1)) / WORD
                 for i, c in enumerate(self.tail)]
         return (Fraction(1), Fraction(-1), *mid, *tail)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of the middle, from the innermost out: ``pair`` is
+    K_j = W_j - hi(z, W_(j+1)) + hi(zz, K_(j+2)), ``horner`` is
+    K_j = W_j - hi(z, K_(j+1))."""
+
+    kind: str
+    j: int
+
+
+def middle_steps(first_tail: int) -> tuple[Step, ...]:
+    """The steps after K_(s-1) = W_(s-1) - T, down to K_2."""
+    out, j = [], first_tail - 3
+    while j >= 2:
+        out.append(Step("pair", j))
+        j -= 2
+    if j == 1:
+        out.append(Step("horner", 2))
+    return tuple(out)
 
 
 def tail_program(count: int) -> tuple[Op, ...]:

@@ -14,7 +14,7 @@ from fractions import Fraction
 
 from ..exact import double_bits, double_from_bits
 from ..floattail import run
-from .design import LN2_DOWN, V_MIN, Design
+from .design import LN2_DOWN, V_MIN, Design, middle_steps
 
 M64 = (1 << 64) - 1
 EXP63 = 63 << 52                      # added to a double's bits: times 2^63 for x in [2^-1022, 1]
@@ -67,12 +67,16 @@ def domain(d: Design, x: float, ccs: float, trace: Trace | None = None) -> int:
     A = hi(C, z)
     B = hi(A, z)
     words = {"X": X, "C": C, "z": z, "T": T, "A": A, "B": B}
-    k = (d.words[-1] - T) & M64
-    words[f"K{d.first_tail - 1}"] = k
-    for j in range(d.first_tail - 2, 1, -1):
-        k = (d.words[j - 2] - hi(z, k)) & M64
-        words[f"K{j}"] = k
-    R = (C - A + hi(B, k)) & M64
+    zz = hi(z, z)
+    k = {d.first_tail - 1: (d.words[-1] - T) & M64}
+    for step in middle_steps(d.first_tail):
+        j = step.j
+        if step.kind == "pair":
+            k[j] = (d.words[j - 2] - hi(z, d.words[j - 1]) + hi(zz, k[j + 2])) & M64
+        else:
+            k[j] = (d.words[j - 2] - hi(z, k[j + 1])) & M64
+    words |= {f"K{j}": v for j, v in k.items()}
+    R = (C - A + hi(B, k[2])) & M64
     words["R"] = R
     if trace is not None:
         trace.words.update(words)

@@ -40,7 +40,7 @@ from ..config import KernelConfig
 from ..errors import GenError
 from ..proof.approximation import ApproxBound, approximation_bound
 from ..proof.float_tail import analyse, check_normal
-from .design import LN2_DOWN, SCALE_V, V_MIN, WORD, Design
+from .design import LN2_DOWN, SCALE_V, V_MIN, WORD, Design, middle_steps
 
 Interval = tuple[Fraction, Fraction]
 ZERO: Interval = (Fraction(0), Fraction(0))
@@ -102,6 +102,14 @@ def hi_word(a: Word, b: Word) -> Word:
 def minus(w: int, b: Word) -> Word:
     """W - b for a constant W."""
     return Word(_add((Fraction(w), Fraction(w)), _neg(b.exact)), _neg(b.error))
+
+
+def plus(a: Word, b: Word) -> Word:
+    return Word(_add(a.exact, b.exact), _add(a.error, b.error))
+
+
+def constant(w: int) -> Word:
+    return Word((Fraction(w), Fraction(w)), ZERO)
 
 
 def _poly_range(coeffs: Sequence[Fraction], y: Interval, first: int = 0) -> Interval:
@@ -218,15 +226,18 @@ def prove(cfg: KernelConfig, d: Design) -> FoldProof:
         t_word = Word(g, _add(t_error, CVT_ROUND, moved))
         z = Word((Fraction(pc.zlo), Fraction(pc.zhi)), ZERO)
         c = Word((Fraction(0), C_MAX), ZERO)
-        words = {"T": t_word}
-        k = minus(d.words[-1], t_word)
-        words[f"K{s - 1}"] = k
-        for j in range(s - 2, 1, -1):
-            k = minus(d.words[j - 2], hi_word(z, k))
-            words[f"K{j}"] = k
+        zz = hi_word(z, z)
+        k = {s - 1: minus(d.words[-1], t_word)}
+        for step in middle_steps(s):
+            j = step.j
+            if step.kind == "pair":
+                k[j] = plus(minus(d.words[j - 2], hi_word(z, constant(d.words[j - 1]))), hi_word(zz, k[j + 2]))
+            else:
+                k[j] = minus(d.words[j - 2], hi_word(z, k[j + 1]))
+        words = {"T": t_word} | {f"K{j}": w for j, w in k.items()}
         a = hi_word(c, z)
         b = hi_word(a, z)
-        top = hi_word(b, k)
+        top = hi_word(b, k[2])
         # R = (C - A) + hi(B, K_2): C - A >= 0 (A = floor(C x') <= C) and
         # hi(B, K_2) >= 0, so R >= 0; its exact value is C (1 - x') + C x'^2 k(x').
         r = Word(_add(_mul(c.exact, (1 - xh, 1 - xl)), top.exact), _add(_neg(a.error), top.error),

@@ -10,7 +10,7 @@ from typing import Any
 from .. import cemit, fingerprint
 from ..exact import double_bits
 from ..fold import FoldKernel
-from ..fold.design import LN2_DOWN, V_MIN
+from ..fold.design import LN2_DOWN, V_MIN, middle_steps
 from . import banner
 from .sidecar import identity
 
@@ -39,7 +39,8 @@ def context(k: FoldKernel, out_dir: str) -> dict[str, Any]:
         "degree": cfg.degree, "first_tail": d.first_tail, "bound": _bound_text(k),
         "terms": [{"bound": cemit.round_up(b), "name": t} for t, b in k.proof.terms()],
         "words": [(j, f"0x{w:016X}") for j, w in zip(range(2, d.first_tail), d.words)],
-        "middle_steps": list(range(d.first_tail - 2, 1, -1)),
+        "middle_steps": [(st.kind, st.j) for st in middle_steps(d.first_tail)],
+        "pair_steps": any(st.kind == "pair" for st in middle_steps(d.first_tail)),
         "ln2_down_bits": f"0x{double_bits(float(LN2_DOWN)):016X}",
         "v_min": cemit.c_double(V_MIN), "tail_lines": tail, "tail_result": tail[-1][0],
     }
