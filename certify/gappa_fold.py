@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from fractions import Fraction
 from pathlib import Path
 from typing import Any, Optional
 
