@@ -18,7 +18,11 @@ HELP_LINES += "  make help         -- this list"
 
 .PHONY: kernel vendor gen-stamps fuzz
 
-all: deps audit
+# The audit runs in a sub-make started after deps: as a second prerequisite
+# of all, `make -j2` on a fresh machine compiled against MPFR while apt-get
+# was still installing it.
+all: deps
+	@$(MAKE) --no-print-directory audit
 
 help:
 	@printf '%s\n' "Targets:" $(HELP_LINES)
