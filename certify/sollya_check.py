@@ -75,12 +75,14 @@ def polynomial(sidecar: dict[str, Any], index: int) -> list[Fraction]:
     which the Gappa certificate does not model) is checked too: its graph
     is not validated here, only that every power has one const node."""
     degree = int(sidecar["degree"])
-    if sidecar.get("form") == "head":
-        # One polynomial in x (no node graph): the exact head and the fitted
-        # rest, as the sidecar states it (gen/proof/head.py, polynomial).
+    form = sidecar.get("form")
+    if form in ("head", "fold"):
+        # One polynomial in x (no node graph): the exact leading terms and
+        # the fitted rest, as the sidecar states it (gen/proof/head.py and
+        # gen/fold/design.py, polynomial).
         coeffs = [Fraction(c) for c in sidecar.get("polynomial") or ()]
         if len(coeffs) != degree + 1:
-            raise CheckError(f"form head: {len(coeffs)} polynomial coefficients for degree {degree}")
+            raise CheckError(f"form {form}: {len(coeffs)} polynomial coefficients for degree {degree}")
         return coeffs
     if not gappa.has_limb_products(sidecar):
         gappa.segments(sidecar)  # validates the graph and the coefficients
@@ -176,13 +178,13 @@ def main(argv: Optional[list[str]] = None) -> int:
     args = parser.parse_args(argv)
     try:
         kernel = kfolder.load_path(args.kernel)
-        if not kernel.fixed_point:
+        sidecar = kernel.sidecar
+        if "segment_list" not in sidecar:
             # Form eft has no polynomial segments of the generator's fit
             # for Sollya to bound; its proof comes with the kernel.
-            print(f"sollya_check: {args.kernel}: skipped (no fixed-point interface, form {kernel.form or '?'}: "
-                  f"no segment list; its bound: {kernel.bound_method or 'no method stated'})")
+            print(f"sollya_check: {args.kernel}: skipped (no segment list, form {kernel.form or '?'}; "
+                  f"its bound: {kernel.bound_method or 'no method stated'})")
             return 0
-        sidecar = kernel.sidecar
         count = len(sidecar.get("segment_list", []))
         indices = [int(s) for s in args.segments.split(",")] if args.segments else list(range(count))
         results = check(sidecar, indices)

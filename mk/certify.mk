@@ -12,8 +12,8 @@
 # A form eft kernel (no fixed-point interface) has no polynomial, segment
 # list or evaluation interval for these certificates: Gappa re-proves its
 # small part's rounding claim instead (certify/gappa_eft.py), and
-# certify/sollya_check.py skips it with a line naming how its bound is
-# proven (the sidecar's bound.method).
+# certify/sollya_check.py skips it (no segment list) with a line naming how
+# its bound is proven (the sidecar's bound.method).
 # CERTIFY_JOBS sets the parallel Gappa runs.
 
 CERTIFY_DIR      := $(BUILD)/certify

@@ -74,7 +74,7 @@ class GappaTest(unittest.TestCase):
         sollya = subprocess.run([sys.executable, "-m", "certify.sollya_check", str(kernel.folder),
                                  "--json", str(self.dir / "s.json")], capture_output=True, text=True, cwd=ROOT)
         self.assertEqual(sollya.returncode, 0, sollya.stderr)
-        self.assertIn("skipped (no fixed-point interface", sollya.stdout)
+        self.assertIn("skipped (no segment list, form eft", sollya.stdout)
         self.assertFalse((self.dir / "s.json").exists())
 
     def test_eft_small_part_proven_and_a_dropped_rounding_caught(self) -> None:
@@ -166,16 +166,30 @@ class SollyaTest(unittest.TestCase):
         """Form head has one polynomial in x and no node graph: Sollya checks
         the sidecar's polynomial; a coefficient nudged by 2^-40 (relative) of
         its x^3 term is caught, and a polynomial of the wrong length refused."""
-        self._check_all("falcon_x86")
-        data = _sidecar("falcon_x86")
-        coeffs = sollya_check.polynomial(data, 0)
-        broken = coeffs[:3] + [coeffs[3] * (1 + Fraction(1, 1 << 40))] + coeffs[4:]
-        bad = sollya_check.check(data, [0], {0: broken})[0]
-        self.assertFalse(bad.sound)
+        data = self._one_polynomial_with_a_nudge_caught("falcon_x86", power=3, relative=Fraction(1, 1 << 40))
         short = copy.deepcopy(data)
         short["polynomial"] = short["polynomial"][:-1]
         with self.assertRaisesRegex(sollya_check.CheckError, "polynomial coefficients for degree"):
             sollya_check.polynomial(short, 0)
+
+    def test_fold_form(self) -> None:
+        """Form fold (falcon_x86_fast) has one polynomial in x as well: Sollya
+        encloses its sup |p - f| on [0, LN2_DOWN]; its x^2 term nudged by
+        2^-30 (relative) is caught."""
+        self._one_polynomial_with_a_nudge_caught("falcon_x86_fast", power=2, relative=Fraction(1, 1 << 30))
+
+    def _one_polynomial_with_a_nudge_caught(self, name: str, power: int, relative: Fraction) -> dict:
+        """Checks the kernel's one polynomial, then that Sollya refuses it
+        with the coefficient of x^power scaled by 1 + relative; returns the
+        sidecar."""
+        self._check_all(name)
+        data = _sidecar(name)
+        coeffs = sollya_check.polynomial(data, 0)
+        broken = list(coeffs)
+        broken[power] = coeffs[power] * (1 + relative)
+        bad = sollya_check.check(data, [0], {0: broken})[0]
+        self.assertFalse(bad.sound)
+        return data
 
     def test_wrong_coefficient_caught(self) -> None:
         """Broken control: a_1 off by 2^-20 relative makes sup |p - f| exceed the bound."""

@@ -87,7 +87,19 @@ def sidecar(k: FoldKernel, ctx: dict[str, Any]) -> dict[str, Any]:
                  "terms": [{"name": t, "bound": cemit.round_up(b), "exact": _exact(b)} for t, b in proof.terms()],
                  "word_ranges": {n: [str(lo), str(hi)] for n, (lo, hi) in proof.word_ranges.items()},
                  "binary64": _certificate(k)},
+        # One segment in x, for Sollya's cross-check of the approximation
+        # bound (certify/sollya_check.py reads "polynomial" for this form).
+        "segment_list": [{"index": 0, "z_first": "0", "z_last": str(_z_top()), "t_max": str(_z_top()),
+                          "approx_bound": float(cemit.round_up(proof.approx.bound))}],
     }
+
+
+def _z_top() -> int:
+    """LN2_DOWN 2^64, the top of the domain in units of 2^-64 (exact: the
+    double's significand has 53 bits and its exponent is -1)."""
+    top = LN2_DOWN * 2 ** 64
+    assert top.denominator == 1
+    return top.numerator
 
 
 def _certificate(k: FoldKernel) -> dict[str, Any]:
