@@ -179,6 +179,16 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     return a
 
 
+def _needed_features(row: str) -> str:
+    """The CPU features a row that the harness marked unavailable needs: a
+    batch row's from its instruction set, any other row's AVX2 and FMA (the
+    x86-64-v3 build)."""
+    if gen_registry.BATCH_PREFIX in row:
+        isa = row.split(gen_registry.BATCH_PREFIX)[1]
+        return "/".join(f.upper() for f in gen_registry.BATCH_ISAS[isa][2])
+    return "AVX2/FMA"
+
+
 def main(argv: list[str]) -> int:
     try:
         return bench(parse_args(argv))
@@ -220,7 +230,7 @@ def bench(a: argparse.Namespace) -> int:
           f"(imul chain; add chain reads x{calibration['add_vs_imul']:.4f} of it); cycles per call:")
     print(table(results))
     for name in skipped:
-        print(f"note: {name} skipped (this CPU lacks AVX2)")
+        print(f"note: {name} skipped (this CPU lacks {_needed_features(name)})")
     points, notes = plot_points(results)
     if points:
         write_text_atomic(a.svg, plot.render(points, f"fpr_expm_p63: accuracy vs latency "

@@ -47,6 +47,7 @@ SECTIONS: dict[str, tuple[str, Renderer]] = {
     "bench": ("bench", speed.bench),
     "bench-full": ("bench", speed.bench_full),
     "bench-targets": ("bench", speed.bench_targets),
+    "bench-tradeoff": ("bench", speed.bench_tradeoff),
     "bench-batch": ("bench", speed.bench_batch),
     "bench-candidates": ("candidates", speed.bench_candidates),
     "bench-sampler": ("bench_sampler", speed.bench_sampler),

@@ -108,6 +108,35 @@ def bench_targets(data: dict[str, Any], source: Path) -> str:
             + "\n" + table.markdown(header, rows) + "\n")
 
 
+# docs/bench.md's trade-off of the fast kernel against the faithful
+# flagship (issue 17, item 5): the rows, each with what it is.
+TRADEOFF: tuple[tuple[str, str], ...] = (
+    ("falcon_x86/domain", "form head, the faithful flagship"),
+    ("falcon_x86_fast_head/domain", "form head, degree 12, no conversion remainders (candidate)"),
+    ("falcon_x86_fast/domain", "form fold, degree 12 (shipped)"),
+    ("falcon_x86_fast", "the same, full adaptor with the edge rules"),
+    ("falcon_x86_simd/domain", "form eft, the batch kernel's scalar entry"),
+)
+
+
+def bench_tradeoff(data: dict[str, Any], source: Path) -> str:
+    """The fast kernel beside the faithful ones: instructions (callgrind),
+    batch and chain cycles over facct_int128's, and the proven error."""
+    by_name = {r["name"]: r for r in data.get("results", [])}
+    header = ("kernel", "what it is", "instr/call", "instr / int128", "batch / int128",
+              "chain / int128", "proven error (2^-63 units)")
+    rows = []
+    for name, what in TRADEOFF:
+        r = by_name.get(name)
+        if r is not None:
+            instr = _quantity(by_name, name, "instr / int128")
+            rows.append((f"`{name}`", what, f"{r['instructions_per_call']:.0f}", fixed(instr),
+                         _ratio(r, "batch", "facct_int128"), _ratio(r, "chain", "facct_int128"),
+                         sig(r.get("error_2p63"), 3)))
+    return (measured_on(data, source, "Ratios to facct_int128's figures of the same run")
+            + "\n" + table.markdown(header, rows) + "\n")
+
+
 # Issue 18's per-element targets for the batch rows: per instruction set,
 # the largest batch cycles per element over each reference's batch cycles.
 BATCH_TARGETS: dict[str, tuple[tuple[str, float], ...]] = {
