@@ -11,10 +11,12 @@ is :func:`variant`'s decision.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import TYPE_CHECKING, Optional
 
 from . import expr
 from .config import KernelConfig
+from .exact import double_from_bits
 from .model import evaluate_core
 from .quantize import Quantized
 from .quantize.limbs import TruncPlan
@@ -24,6 +26,7 @@ if TYPE_CHECKING:
     from .kernel import Kernel
 
 LN2_DOWN_BITS = 0x3FE62E42FEFA39EF   # the largest double below ln 2
+LN2_DOWN = Fraction(double_from_bits(LN2_DOWN_BITS))   # its exact value, 0x162E42FEFA39EF / 2^53
 
 
 _EXP_MINUS_X = expr.parse("exp(-x)")

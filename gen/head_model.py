@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from .exact import double_bits as bits
 from .exact import double_from_bits
+from .falcon import LN2_DOWN_BITS
 from .floattail import CORRECTION_CONSTANTS, correction_program, run
 from .quantize.head import HeadPlan
 
@@ -22,7 +23,7 @@ M128 = (1 << 128) - 1
 TAIL_X_MIN = 2.0 ** -11
 X_FLUSH_BITS = 0x07B0000000000000     # 2^-900
 C_FLUSH_BITS = 0x3BF0000000000000     # 2^-64
-LN2_DOWN = double_from_bits(0x3FE62E42FEFA39EF)
+LN2_DOWN = double_from_bits(LN2_DOWN_BITS)
 
 
 def from_bits(b: int) -> float:

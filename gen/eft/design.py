@@ -27,6 +27,7 @@ from mpmath import mp, mpf
 
 from ..exact import double_bits as bits
 from ..exact import mpf_to_fraction
+from ..falcon import LN2_DOWN
 
 # N: segments per unit of x (width 1/N, round to nearest).  16 is what the
 # templates render: the AVX-512 select is one VPERMT2PD over 16 entries.
@@ -39,7 +40,6 @@ C64 = Fraction(2) ** 64                 # the big part's offset: s1, s2, s3 lie 
 MAGIC52 = Fraction(3, 2) * 2 ** 52       # RN(v + MAGIC52) - MAGIC52 = round(v) for |v| < 2^51
 X_FLUSH = Fraction(1, 2 ** 80)           # x below this counts as 0 (no subnormal reaches an FPU)
 C_FLUSH = Fraction(1, 2 ** 64)           # ccs below this gives W = 0
-LN2_DOWN = Fraction(0x162E42FEFA39EF, 2 ** 53)   # the double below ln 2 (0x3FE62E42FEFA39EF)
 
 
 def to_double(v: Fraction) -> float:

@@ -46,10 +46,10 @@ import mpmath
 
 from ..errors import GenError
 from ..exact import mpf_to_fraction
+from ..falcon import LN2_DOWN
 from ..fit import remez
 from ..floattail import Op
 
-LN2_DOWN = Fraction(0x162E42FEFA39EF, 2 ** 53)   # the double below ln 2 (0x3FE62E42FEFA39EF)
 V_MIN = Fraction(2) ** 52                        # v = max(x 2^63, 2^52): x below 2^-11 read as 2^-11
 SCALE_V = 63                                     # v = x 2^63
 WORD = Fraction(2) ** 64

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: CC0-1.0
- * falcon_x86_fast.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 b2752aa32736db8c) from
+ * falcon_x86_fast.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 8f214991d1caabf4) from
  * kernels/falcon_x86_fast.toml (sha256 799310fd532b7bb85644b15e3fbe04858c63d6e505420da7f44266c9da689778); regenerate in the project root with:
  *     python3 -m gen render kernels/falcon_x86_fast.toml --out generated
  * Parameters other than the defaults: scale_bits = 63, degree = 12, float_tail = 5,
@@ -8,7 +8,7 @@
  * f(x) = exp(-x):
  *     |falcon_x86_fast_fpr_expm_p63*(x, ccs) - ccs exp(-x) 2^63| <= 6.75475 units of 2^-63, x in [0, ln 2), ccs in [0, 1]
  */
-#if defined(FALCON_X86_FAST_CONTENT_HASH) && FALCON_X86_FAST_CONTENT_HASH != 0x7e55438dcfe91f0fu
+#if defined(FALCON_X86_FAST_CONTENT_HASH) && FALCON_X86_FAST_CONTENT_HASH != 0x9a25b3b8a4580f3cu
 #error "falcon_x86_fast.h: another render of this kernel was included before this one"
 #endif
 #ifndef FALCON_X86_FAST_H
@@ -16,7 +16,7 @@
 
 #include <stdint.h>
 
-#define FALCON_X86_FAST_CONTENT_HASH 0x7e55438dcfe91f0fu
+#define FALCON_X86_FAST_CONTENT_HASH 0x9a25b3b8a4580f3cu
 
 /**
  * falcon_x86_fast_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns, _native(x, ccs)
