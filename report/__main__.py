@@ -51,6 +51,7 @@ SECTIONS: dict[str, tuple[str, Renderer]] = {
     "bench-batch": ("bench", speed.bench_batch),
     "bench-candidates": ("candidates", speed.bench_candidates),
     "bench-sampler": ("bench_sampler", speed.bench_sampler),
+    "bench-sampler-costs": ("bench_sampler", speed.bench_sampler_costs),
     "m3": ("m3", speed.m3),
     "m3-entries": ("m3", speed.m3_entries),
     "m3-variants": ("m3_variants", speed.m3_variants),

@@ -236,6 +236,37 @@ def bench_sampler(data: dict[str, Any], source: Path) -> str:
     return out
 
 
+# docs/bench.md's causes of the speculative loops' cost: per row, a loop,
+# the loop it is compared with, and what differs between the two.
+SAMPLER_COSTS: tuple[tuple[str, str, str], ...] = (
+    ("spec4_facct_int128", "facct_int128", "4 candidates per round, the same kernel"),
+    ("pool4_facct_int128", "facct_int128", "the same, undecided candidates' base samples kept"),
+    ("spec4_facct_int128", "pool4_facct_int128", "base samples not kept"),
+    ("spec4_facct_int128", "spec4_batch_avx2", "4 scalar calls instead of one batch call"),
+    ("pool4_facct_int128", "pool4_batch_avx2", "the same, with the pool"),
+    ("pool4_batch_avx2", "falcon_x86_simd", "the pooled batch loop against the sequential loop of its scalar adaptor"),
+)
+
+
+def bench_sampler_costs(data: dict[str, Any], source: Path) -> str:
+    """Pairs of sampler loops from one run: how many cycles and callgrind
+    instructions per accepted sample the first costs over the second."""
+    by_name = {r["name"]: r for r in data.get("results", [])}
+    rows = []
+    for loop, other, what in SAMPLER_COSTS:
+        a, b = by_name.get(loop), by_name.get(other)
+        if a is None or b is None:
+            continue
+        ia, ib = a.get("instructions_per_sample"), b.get("instructions_per_sample")
+        rows.append((f"`{loop}`", f"`{other}`", what,
+                     fixed(a["cycles_per_sample_median"] - b["cycles_per_sample_median"], 1),
+                     fixed(a["cycles_per_sample_median"] / b["cycles_per_sample_median"], 3),
+                     None if ia is None or ib is None else fixed(ia - ib, 1)))
+    header = ("loop", "against", "what differs", "cycles/sample more", "cycles ratio", "instructions/sample more")
+    return (measured_on(data, source, "Medians of the sampler table's run; negative: fewer")
+            + "\n" + table.markdown(header, rows) + "\n")
+
+
 def bench_candidates(data: dict[str, Any], source: Path) -> str:
     """The candidate flagships next to falcon_x86 and the references."""
     header = ("variant", "chain", "batch", "instr/call", "error bound (2^-63)")

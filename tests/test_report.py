@@ -151,6 +151,24 @@ class Renderers(unittest.TestCase):
         self.assertIn("`falcon_x86_fast`'s (the fastest sequential loop)", out)
         self.assertIn("| `spec8_batch_avx512` | 2.258 | 4.61 | 4.24 | **no** |", out)
 
+    def test_bench_sampler_costs(self) -> None:
+        """A pair's cycles and instructions are the first loop's less the
+        second's; a pair with a loop missing from the run has no row, and a
+        loop without an instruction count (AVX-512) gets "-"."""
+        def row(name: str, cycles: float, instr: object) -> dict[str, object]:
+            return {"name": name, "cycles_per_sample_median": cycles, "instructions_per_sample": instr}
+        data = {"measured_on": {"cpu_model": "X", "date": "2026-01-02"},
+                "results": [row("facct_int128", 400.0, 700.0), row("spec4_facct_int128", 800.0, 1800.5),
+                            row("pool4_facct_int128", 600.0, None)]}
+        out = speed.bench_sampler_costs(data, Path("build/bench_sampler.json"))
+        self.assertIn("| `spec4_facct_int128` | `facct_int128` | 4 candidates per round, the same kernel "
+                      "| 400.0 | 2.000 | 1100.5 |", out)
+        self.assertIn("| `pool4_facct_int128` | `facct_int128` | the same, undecided candidates' base samples "
+                      "kept | 200.0 | 1.500 | - |", out)
+        self.assertIn("| `spec4_facct_int128` | `pool4_facct_int128` | base samples not kept | 200.0 | 1.333 | - |",
+                      out)
+        self.assertNotIn("batch_avx2", out)
+
     def test_bench_batch(self) -> None:
         def row(name: str, batch: float, chain: float, instr: float, **extra: object) -> dict[str, object]:
             return {"name": name, "kind": "kernel", "batch_cycles_median": batch,
