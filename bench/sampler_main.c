@@ -90,6 +90,12 @@ SAMPLER_DEFINE(falcon_x86_v1, falcon_x86_v1_fpr_expm_p63_native, )
 SAMPLER_DEFINE(falcon_x86, falcon_x86_fpr_expm_p63_native, )
 SAMPLER_DEFINE(falcon_x86_fast, falcon_x86_fast_fpr_expm_p63_native, )
 SAMPLER_DEFINE(falcon_x86_simd, falcon_x86_simd_fpr_expm_p63_native, )
+/* The flagship and the fast kernel through `<name>_fpr_expm_p63_domain(x,
+ * ccs)`, Falcon's own contract (0 <= x < ln 2, 0 <= ccs <= 1, which every
+ * call of this loop meets) without the edge rules: what the references do,
+ * so these rows are the like-for-like comparison with them. */
+SAMPLER_DEFINE(falcon_x86_domain, falcon_x86_fpr_expm_p63_domain, )
+SAMPLER_DEFINE(falcon_x86_fast_domain, falcon_x86_fast_fpr_expm_p63_domain, )
 SAMPLER_DEFINE(ctl_const, sampler_ctl_const, )
 SAMPLER_DEFINE(ctl_linear, sampler_ctl_linear, )
 
@@ -170,6 +176,8 @@ static const struct sampler_variant variants[] = {
     {"falcon_x86", "kernel", "-", "facct_int128", sampler_run_falcon_x86},
     {"falcon_x86_fast", "kernel", "-", "facct_int128", sampler_run_falcon_x86_fast},
     {"falcon_x86_simd", "kernel", "-", "facct_int128", sampler_run_falcon_x86_simd},
+    {"falcon_x86/domain", "kernel", "-", "facct_int128", sampler_run_falcon_x86_domain},
+    {"falcon_x86_fast/domain", "kernel", "-", "facct_int128", sampler_run_falcon_x86_fast_domain},
     {"spec4_facct_int128", "speculative", "-", "spec4_facct_int128", sampler_run_spec4_facct_int128},
     {"spec4_batch_avx2", "speculative", "-", "spec4_facct_int128", sampler_run_spec4_batch_avx2},
     {"spec8_facct_int128", "speculative", "-", "spec8_facct_int128", sampler_run_spec8_facct_int128},
