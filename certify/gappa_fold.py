@@ -1,11 +1,12 @@
 """Gappa scripts that re-prove the binary64 tail of a form = "fold" kernel.
 
 The fold form (gen/fold/design.py) evaluates the powers from ``first_tail``
-up in IEEE-754 binary64, t = RN-chain of v (Q(v)) in v = max(x 2^63, 2^52),
-Estrin's scheme with each multiply-add one FMA (rounded once) and a final
-product by v.  The generator's proof (gen/fold/proof.py) encloses, per
-piece [vlo, vhi] of v, the error of t (computed minus the same operations
-done exactly) and the range of the computed t; the sidecar's
+up in IEEE-754 binary64, F = (c v^s) Q(v) in v = max(x 2^63, 2^40) and
+c = max(ccs 2^63, 1), Estrin's scheme with each multiply-add one FMA
+(rounded once) and a final product by c v^s.  The generator's proof
+(gen/fold/proof.py) encloses, per piece [vlo, vhi] of v and for c in the
+sidecar's "c_range", the error of F (computed minus the same operations
+done exactly) and the range of the computed F; the sidecar's
 "fold"/"binary64" section lists those claims.  This module writes a Gappa
 script in which
 
@@ -56,14 +57,16 @@ def render_script(sidecar: dict[str, Any], source: str = "", pieces: Optional[sl
         cert = sidecar["fold"]["binary64"]
         tail = [_fraction(c, "tail coefficient") for c in cert["tail_coefficients"]]
         ops = cert["tail_program"]
+        c_lo, c_hi = (_fraction(q, "c range") for q in cert["c_range"])
         name = sidecar["name"]
     except (KeyError, TypeError) as exc:
         raise SidecarError(f"sidecar: missing field {exc}") from None
-    body, t_r, t_x = program_lines(ops, tail, "f", {"v": ("v", "v")})
+    body, t_r, t_x = program_lines(ops, tail, "f", {"v": ("v", "v"), "c": ("c", "c")})
     goals = []
     for row in rows[pieces] if pieces is not None else rows:
         vlo, vhi, elo, ehi, clo, chi = (_fraction(q, "fold claim") for q in row)
-        goals.append(f"(v in [{dyadic(vlo, False)}, {dyadic(vhi, True)}] ->\n    {t_r} - {t_x} in "
+        goals.append(f"(v in [{dyadic(vlo, False)}, {dyadic(vhi, True)}] /\\ c in [{dyadic(c_lo, False)}, "
+                     f"{dyadic(c_hi, True)}] ->\n    {t_r} - {t_x} in "
                      f"[{dyadic(elo, False)}, {dyadic(ehi, True)}] /\\ {t_r} in "
                      f"[{dyadic(clo, False)}, {dyadic(chi, True)}])")
     if not goals:

@@ -39,30 +39,40 @@ class Op:
     label: str = ""
 
 
+class Builder:
+    """A straight-line program under construction, v at index 0: ``put``
+    appends an operation and returns its index, ``power(n)`` is v^n, each
+    power made once, from the largest power of two below n."""
+
+    def __init__(self, inputs: Sequence[Op]) -> None:
+        self.ops: list[Op] = list(inputs)
+        self._powers: dict[int, int] = {1: 0}
+
+    def put(self, op: Op) -> int:
+        self.ops.append(op)
+        return len(self.ops) - 1
+
+    def power(self, n: int) -> int:
+        if n not in self._powers:
+            top = 1 << (n.bit_length() - 1)
+            a, b = (self.power(n // 2), self.power(n // 2)) if top == n else (self.power(top), self.power(n - top))
+            self._powers[n] = self.put(Op("mul", (a, b), label=f"v^{n}"))
+        return self._powers[n]
+
+
 def program(k: int, degree: int, evaluation: str) -> list[Op]:
     """The tail's operations in order; the last one is t."""
-    ops: list[Op] = [Op("v", label="v"), Op("c", label="c")]
-    powers: dict[int, int] = {1: 0}
-
-    def power(n: int) -> int:
-        if n not in powers:
-            top = 1 << (n.bit_length() - 1)
-            a, b = (power(n // 2), power(n // 2)) if top == n else (power(top), power(n - top))
-            ops.append(Op("mul", (a, b), label=f"v^{n}"))
-            powers[n] = len(ops) - 1
-        return powers[n]
+    prog = Builder([Op("v", label="v"), Op("c", label="c")])
+    ops, power = prog.ops, prog.power
 
     def coef(i: int) -> int:
-        ops.append(Op("coef", index=i, label=f"b{i}"))
-        return len(ops) - 1
+        return prog.put(Op("coef", index=i, label=f"b{i}"))
 
     def mul(a: int, b: int, label: str) -> int:
-        ops.append(Op("mul", (a, b), label=label))
-        return len(ops) - 1
+        return prog.put(Op("mul", (a, b), label=label))
 
     def add(a: int, b: int, label: str) -> int:
-        ops.append(Op("add", (a, b), label=label))
-        return len(ops) - 1
+        return prog.put(Op("add", (a, b), label=label))
 
     m = degree - k
     if evaluation == "horner":
@@ -89,19 +99,8 @@ def head_program(first: int, count: int, fma: bool, evaluation: str = "estrin") 
     + t_(count-1) v^(count-1)) + e, with e an extra input (the rounding
     constant plus the conversion corrections), by Estrin's or Horner's
     scheme; each multiply-add one FMA when ``fma``, else a product and a sum."""
-    ops: list[Op] = [Op("v", label="v"), Op("c", label="c"), Op("in", index=0, label="e")]
-    powers: dict[int, int] = {1: 0}
-
-    def put(op: Op) -> int:
-        ops.append(op)
-        return len(ops) - 1
-
-    def power(n: int) -> int:
-        if n not in powers:
-            top = 1 << (n.bit_length() - 1)
-            a, b = (power(n // 2), power(n // 2)) if top == n else (power(top), power(n - top))
-            powers[n] = put(Op("mul", (a, b), label=f"v^{n}"))
-        return powers[n]
+    prog = Builder([Op("v", label="v"), Op("c", label="c"), Op("in", index=0, label="e")])
+    ops, put, power = prog.ops, prog.put, prog.power
 
     def madd(a: int, b: int, c: int, label: str) -> int:
         if fma:

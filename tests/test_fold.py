@@ -34,7 +34,9 @@ RANDOM_INPUTS = 8000
 SPECIAL_BITS = (0, 1 << 63, 1, 0x000FFFFFFFFFFFFF, 0x0010000000000000, 0x7FF0000000000000, 0x7FF0000000000001,
                 0xFFF8000000000000, 0xBFF0000000000000, double_bits(1.0), double_bits(1.0) - 1, double_bits(0.5),
                 0x3FE62E42FEFA39EF, 0x3FE62E42FEFA39F0, double_bits(2.0 ** -11), double_bits(2.0 ** -11) - 1,
-                double_bits(2.0 ** -63), double_bits(2.0 ** -64), double_bits(2.0 ** -80))
+                double_bits(2.0 ** -23), double_bits(2.0 ** -23) - 1, double_bits(2.0 ** -23) + 1,
+                double_bits(2.0 ** -62), double_bits(2.0 ** -63), double_bits(2.0 ** -63) - 1,
+                double_bits(2.0 ** -64), double_bits(2.0 ** -80))
 
 
 def _cases() -> list[tuple[int, int]]:
@@ -166,7 +168,7 @@ class Generator(unittest.TestCase):
                 self.cfg(**change)
 
     def test_budget_refused(self) -> None:
-        """The shipped kernel's proven bound is about 6.75 units: a budget of
+        """The shipped kernel's proven bound is about 11.4 units: a budget of
         2^-62 (2 units) is refused, naming the bound."""
         with self.assertRaisesRegex(GenError, "max_abs_error_log2: the proven bound"):
             kernel.build(self.cfg(max_abs_error_log2=-62))
@@ -180,8 +182,7 @@ class Generator(unittest.TestCase):
             kernel.build(self.cfg())
 
     def test_self_check_catches_a_broken_kernel(self) -> None:
-        """Control: a model whose innermost subtraction is off by 2^8 (W_4
-        read one place too high) is refused."""
+        """Control: a model whose every product is 2^8 too high is refused."""
         real = model.hi
 
         def off(a: int, b: int) -> int:
@@ -191,11 +192,13 @@ class Generator(unittest.TestCase):
 
 
 # Pieces of the tail Gappa re-proves in the tests (`make certify` proves all):
-# x' = 0 and tiny x' (v = 2^52 there), just below and above 2^-11, mid-range
-# and the top of the domain.  Below 2^-11 the tail reads the constant 2^52,
-# whose FMAs happen to round little: the control counts the others.
-SAMPLE_PIECES = (0, 5, 840, 849, 1000, 1150, 1300)
-VARYING_PIECES = SAMPLE_PIECES[2:]
+# x' = 0 and tiny x' (v = 2^40 there), just below and above 2^-23 and 2^-11,
+# mid-range and the top of the domain.  Below 2^-23 the tail reads the
+# constant 2^40, and on the piece just below 2^-11 (788) v varies by 3 %:
+# there the FMAs happen to round little, and a proof that forgets their
+# rounding still holds.  The control counts the other pieces.
+SAMPLE_PIECES = (0, 5, 596, 597, 788, 789, 1000, 1150, 1300)
+VARYING_PIECES = (597, 789, 1000, 1150, 1300)
 GAPPA_SECONDS = 30
 
 
@@ -215,6 +218,39 @@ def _gappa_failures(sidecar: dict, pieces: tuple[int, ...], tmp: Path) -> list[i
         if done.returncode:
             failed.append(i)
     return failed
+
+
+class ResultNeverWraps(unittest.TestCase):
+    """The proof that R = (C - A) + hi(B, K_2) - F stays >= 0 (s odd) can
+    fail: each control breaks one of its two steps and must be refused."""
+
+    def setUp(self) -> None:
+        self.cfg = config.load(KERNELS / f"{NAME}.toml")
+        self.design = make_design(self.cfg.degree, 5)
+
+    def test_control_tail_said_to_round_to_zero_everywhere(self) -> None:
+        """If the program's F were claimed below 1/2 for every c (the
+        small-ccs step pushed to the top of the range), the steps above it
+        are gone and the proof must say F may be nonzero."""
+        real = proof.analyse
+
+        def wide(ops, coeffs, v, v_error, c, c_error, extra=()):  # type: ignore[no-untyped-def]
+            return real(ops, coeffs, v, v_error, (c[0], max(c[1], Fraction(2) ** 63)), c_error, extra)
+        with mock.patch.object(proof, "analyse", wide), \
+                self.assertRaisesRegex(GenError, "the binary64 tail F may be nonzero"):
+            proof.prove(self.cfg, self.design)
+
+    def test_control_evaluation_error_too_large_for_small_ccs(self) -> None:
+        """An evaluation error of 2^20 units taken away from C p(x') makes the
+        result possibly negative for small ccs: refused, naming the piece."""
+        real = proof._program_error
+
+        def worse(d, coeffs, v, c):  # type: ignore[no-untyped-def]
+            lo, hi = real(d, coeffs, v, c)
+            return lo, hi + Fraction(2) ** 20
+        with mock.patch.object(proof, "_program_error", worse), \
+                self.assertRaisesRegex(GenError, "the result may be negative .* for x' in"):
+            proof.prove(self.cfg, self.design)
 
 
 class GappaReprovesTheTail(TempDirCase):

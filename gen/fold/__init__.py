@@ -41,12 +41,14 @@ class FoldKernel:
 
 def _inputs() -> list[tuple[float, float]]:
     """Edge inputs (0, subnormals, powers of two and their neighbours, the
-    tail's threshold 2^-11, the ends of the domain) and random ones, x
-    uniform and log-uniform down to 2^-80, ccs down to 2^-40."""
+    tail's thresholds 2^-23 for x and 2^-63 for ccs, the ends of the domain)
+    and random ones, x uniform and log-uniform down to 2^-80, ccs down to
+    2^-40."""
     xs = [0.0, double_from_bits(1), 2.0 ** -1030, 2.0 ** -1022, float(LN2_DOWN), 2.0 ** -11,
-          math.nextafter(2.0 ** -11, 0), math.nextafter(2.0 ** -11, 1)]
+          math.nextafter(2.0 ** -11, 0), math.nextafter(2.0 ** -11, 1), math.nextafter(2.0 ** -23, 1)]
     xs += [2.0 ** -k for k in range(1, 65)] + [math.nextafter(2.0 ** -k, 0) for k in range(1, 65)]
-    cs = [1.0, math.nextafter(1.0, 0), 0.5, 2.0 ** -63, 2.0 ** -64, double_from_bits(1), 0.0]
+    cs = [1.0, math.nextafter(1.0, 0), 0.5, 2.0 ** -55, 2.0 ** -62, 2.0 ** -63, math.nextafter(2.0 ** -63, 0),
+          2.0 ** -64, double_from_bits(1), 0.0]
     out = [(x, c) for x in xs for c in cs]
     rng = random.Random(SELF_CHECK_SEED)
     for i in range(SELF_CHECK_RANDOM):

@@ -10,28 +10,32 @@ z = 2 trunc(x 2^63) (Q0.64), C = trunc(ccs 2^63) (an integer of [0, 2^63])
 and hi(a, b) = floor(a b / 2^64):
 
     A = hi(C, z) ~= C x,   B = hi(A, z) ~= C x^2,   zz = hi(z, z) ~= x^2 2^64,
-    K_(s-1) = W_(s-1) - T,
+    K_(s-1) = W_(s-1),
     K_j = W_j - hi(z, W_(j+1)) + hi(zz, K_(j+2))   (j = s-3, s-5, ... >= 2),
     K_2 = W_2 - hi(z, K_3)   (only when s is even: one Horner step last),
-    R = C - A + hi(B, K_2) ~= C p(x).
+    R = C - A + hi(B, K_2) + sign(a_s) F ~= C p(x).
 
 The signs of exp(-x)'s Taylor coefficients alternate and the fit keeps
 them (checked), so with k_j(x) = a_j + a_(j+1) x + ...,
 |k_j| = |a_j| - x |a_(j+1)| + x^2 |k_(j+2)| = |a_j| - x |k_(j+1)|: every
 middle word is made of magnitudes, W_j = round(|a_j| 2^64) (Q0.64).  The
 steps of two powers (Estrin's scheme on the words) keep the products off
-each other's path: the chain the result waits for is T, then one product
-per two powers, then hi(B, K_2).  The powers s..d (s: the
-config key float_tail) are T, evaluated in binary64 with FMA in
-v = max(x 2^63, 2^52) and rounded to an integer by CVTSD2SI:
+each other's path, and none of them waits for the binary64 part: the
+powers s..d (s: the config key float_tail) are F, ccs already folded in,
+evaluated in binary64 with FMA from v = max(x 2^63, 2^40) and
+c = max(ccs 2^63, 1) and rounded to an integer by CVTSD2SI, and F enters
+the result last, by one addition or subtraction:
 
-    T(v) = v (c_0 + c_1 v + ... + c_m v^m) ~= 2^64 x |k_s(x)|,
-    c_i = sign(a_s) RN(a_(s+i)) 2^64 2^(-63 (i + 1)),
+    F(v, c) = c v^s (c_0 + c_1 v + ... + c_m v^m) ~= C x^s |k_s(x)|,
+    c_i = sign(a_s) RN(a_(s+i)) 2^(-63 (s + i)),
 
 so that evaluating in v gives the bits evaluating in x would (the scaling
-by powers of two is exact and no value leaves the normal range), and
-x below 2^-11 is read as 2^-11 (v >= 2^52: no subnormal, and the proof
-counts the difference).
+by powers of two is exact and no value leaves the normal range).  x below
+2^-23 is read as 2^-23 and ccs below 2^-63 as 2^-63 (v >= 2^40, c >= 1:
+no subnormal; the proof counts both differences, far below a unit).
+(The previous version, measured in research/fold_fast/, subtracted the
+binary64 part from the innermost word: two products more on the path from
+the tail to the result; docs/bench.md has both.)
 
 Everything here is deterministic: the fit is the generator's 50-digit Remez,
 rounded by Python's correctly rounded conversions.
@@ -48,9 +52,10 @@ from ..errors import GenError
 from ..exact import mpf_to_fraction
 from ..falcon import LN2_DOWN
 from ..fit import remez
-from ..floattail import Op
+from ..floattail import Builder, Op
 
-V_MIN = Fraction(2) ** 52                        # v = max(x 2^63, 2^52): x below 2^-11 read as 2^-11
+V_MIN = Fraction(2) ** 40                        # v = max(x 2^63, 2^40): x below 2^-23 read as 2^-23
+C_MIN = Fraction(1)                              # c = max(ccs 2^63, 1): ccs below 2^-63 read as 2^-63
 SCALE_V = 63                                     # v = x 2^63
 WORD = Fraction(2) ** 64
 
@@ -59,7 +64,7 @@ WORD = Fraction(2) ** 64
 class Design:
     """One kernel's constants: the fitted a_2..a_d (exact rationals of the
     50-digit fit), the middle words W_2..W_(s-1), the tail's binary64
-    coefficients c_0..c_m (in v) and its program."""
+    coefficients c_0..c_m (in v) and its program F(v, c)."""
 
     degree: int
     first_tail: int                        # s: the first power evaluated in binary64
@@ -71,7 +76,8 @@ class Design:
 
     @property
     def tail_sign(self) -> int:
-        """sign(a_s): T stands for 2^64 x |k_s(x)|."""
+        """sign(a_s): F stands for C x^s |k_s(x)|, which the result gains
+        with this sign."""
         return 1 if self.first_tail % 2 == 0 else -1
 
     def polynomial(self) -> tuple[Fraction, ...]:
@@ -79,7 +85,7 @@ class Design:
         (coefficients of x^0..x^d): 1, -1, then sign(a_j) W_j / 2^64, then
         the tail's coefficients scaled back to x."""
         mid = [(1 if j % 2 == 0 else -1) * Fraction(w) / WORD for j, w in zip(range(2, self.first_tail), self.words)]
-        tail = [self.tail_sign * Fraction(c) * Fraction(2) ** (SCALE_V * (i + 1)) / WORD
+        tail = [self.tail_sign * Fraction(c) * Fraction(2) ** (SCALE_V * (self.first_tail + i))
                 for i, c in enumerate(self.tail)]
         return (Fraction(1), Fraction(-1), *mid, *tail)
 
@@ -105,16 +111,13 @@ def middle_steps(first_tail: int) -> tuple[Step, ...]:
     return tuple(out)
 
 
-def tail_program(count: int) -> tuple[Op, ...]:
-    """T(v) = v Q(v), Q(v) = c_0 + ... + c_(count-1) v^(count-1) by Estrin's
-    scheme (pairs c_i + c_(i+1) v, then powers v^2, v^4, ...), each
-    multiply-add one FMA (one rounding), the last a product by v."""
-    ops: list[Op] = [Op("v", label="v")]
-    powers: dict[int, int] = {1: 0}
-
-    def put(op: Op) -> int:
-        ops.append(op)
-        return len(ops) - 1
+def tail_program(count: int, first: int) -> tuple[Op, ...]:
+    """F(v, c) = (c v^first) Q(v), Q(v) = c_0 + ... + c_(count-1) v^(count-1)
+    by Estrin's scheme (pairs c_i + c_(i+1) v, then powers v^2, v^4, ...),
+    each multiply-add one FMA (one rounding); c v^first is ready long before
+    Q, so one product follows Q."""
+    prog = Builder([Op("v", label="v"), Op("c", label="c")])
+    put, power = prog.put, prog.power
 
     def coef(i: int) -> int:
         return put(Op("coef", index=i, label=f"c{i}"))
@@ -124,13 +127,11 @@ def tail_program(count: int) -> tuple[Op, ...]:
     width = 1
     while len(terms) > 1:
         width *= 2
-        if width not in powers:
-            half = powers[width // 2]
-            powers[width] = put(Op("mul", (half, half), label=f"v^{width}"))
-        terms = [put(Op("fma", (terms[k + 1], powers[width], terms[k]), label=f"q{width}_{k // 2}"))
+        terms = [put(Op("fma", (terms[k + 1], power(width), terms[k]), label=f"q{width}_{k // 2}"))
                  if k + 1 < len(terms) else terms[k] for k in range(0, len(terms), 2)]
-    put(Op("mul", (0, terms[0]), label="t"))
-    return tuple(ops)
+    cv = put(Op("mul", (1, power(first)), label=f"c*v^{first}"))
+    put(Op("mul", (cv, terms[0]), label="F"))
+    return tuple(prog.ops)
 
 
 def fit(degree: int) -> tuple[tuple[Fraction, ...], Fraction]:
@@ -155,6 +156,6 @@ def make_design(degree: int, first_tail: int) -> Design:
     if any(not 0 < w < WORD for w in words):
         raise GenError("form 'fold': a middle word does not fit in 64 bits")
     sign = 1 if first_tail % 2 == 0 else -1
-    tail = tuple(sign * float(c) * 2.0 ** 64 * 2.0 ** (-SCALE_V * (i + 1))
+    tail = tuple(sign * float(c) * 2.0 ** (-SCALE_V * (first_tail + i))
                  for i, c in enumerate(a[first_tail - 2:]))
-    return Design(degree, first_tail, a, err, words, tail, tail_program(len(tail)))
+    return Design(degree, first_tail, a, err, words, tail, tail_program(len(tail), first_tail))

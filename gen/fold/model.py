@@ -14,7 +14,7 @@ from fractions import Fraction
 
 from ..exact import double_bits, double_from_bits
 from ..floattail import run
-from .design import LN2_DOWN, V_MIN, Design, middle_steps
+from .design import C_MIN, LN2_DOWN, V_MIN, Design, middle_steps
 
 M64 = (1 << 64) - 1
 EXP63 = 63 << 52                      # added to a double's bits: times 2^63 for x in [2^-1022, 1]
@@ -52,10 +52,12 @@ def hi(a: int, b: int) -> int:
     return (a * b) >> 64
 
 
-def tail(d: Design, xs: float) -> int:
-    """T: the binary64 program at v = max(x 2^63, 2^52), rounded."""
+def tail(d: Design, xs: float, cs: float) -> int:
+    """F: the binary64 program at v = max(x 2^63, 2^40) and c = max(ccs 2^63, 1),
+    rounded."""
     v = xs if xs > float(V_MIN) else float(V_MIN)
-    return cvt_nearest(run(d.ops, list(d.tail), v, 0.0))
+    c = cs if cs > float(C_MIN) else float(C_MIN)
+    return cvt_nearest(run(d.ops, list(d.tail), v, c))
 
 
 def domain(d: Design, x: float, ccs: float, trace: Trace | None = None) -> int:
@@ -63,12 +65,12 @@ def domain(d: Design, x: float, ccs: float, trace: Trace | None = None) -> int:
     xs, cs = times_2p63(x), times_2p63(ccs)
     X, C = cvtt(xs), cvtt(cs)
     z = (X + X) & M64
-    T = tail(d, xs)
+    F = tail(d, xs, cs)
     A = hi(C, z)
     B = hi(A, z)
-    words = {"X": X, "C": C, "z": z, "T": T, "A": A, "B": B}
+    words = {"X": X, "C": C, "z": z, "F": F, "A": A, "B": B}
     zz = hi(z, z)
-    k = {d.first_tail - 1: (d.words[-1] - T) & M64}
+    k = {d.first_tail - 1: d.words[-1]}
     for step in middle_steps(d.first_tail):
         j = step.j
         if step.kind == "pair":
@@ -76,7 +78,7 @@ def domain(d: Design, x: float, ccs: float, trace: Trace | None = None) -> int:
         else:
             k[j] = (d.words[j - 2] - hi(z, k[j + 1])) & M64
     words |= {f"K{j}": v for j, v in k.items()}
-    R = (C - A + hi(B, k[2])) & M64
+    R = (C - A + hi(B, k[2]) + d.tail_sign * F) & M64
     words["R"] = R
     if trace is not None:
         trace.words.update(words)

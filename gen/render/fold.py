@@ -10,13 +10,14 @@ from typing import Any
 from .. import cemit, fingerprint
 from ..exact import double_bits
 from ..fold import FoldKernel
-from ..fold.design import LN2_DOWN, V_MIN, middle_steps
+from ..fold.design import C_MIN, LN2_DOWN, V_MIN, middle_steps
+from ..fold.proof import C_MAX
 from . import banner
 from .sidecar import identity
 
 METHOD = ("proven: exact rational interval arithmetic on pieces of x for every floor of the fixed-point chain, "
           "interval propagation of every binary64 rounding of the tail (an FMA rounds once), CVTSD2SI's "
-          "rounding, the tail read at max(x, 2^-11), a Taylor-model approximation bound, and the conversions "
+          "rounding, the tail read at max(x, 2^-23) and max(ccs, 2^-63), a Taylor-model approximation bound, and the conversions "
           "of the double inputs (gen/fold/proof.py, docs/error-model.md)")
 
 
@@ -42,7 +43,8 @@ def context(k: FoldKernel, out_dir: str) -> dict[str, Any]:
         "middle_steps": [(st.kind, st.j) for st in middle_steps(d.first_tail)],
         "pair_steps": any(st.kind == "pair" for st in middle_steps(d.first_tail)),
         "ln2_down_bits": f"0x{double_bits(float(LN2_DOWN)):016X}",
-        "v_min": cemit.c_double(V_MIN), "tail_lines": tail, "tail_result": tail[-1][0],
+        "v_min": cemit.c_double(V_MIN), "c_min": cemit.c_double(C_MIN), "tail_sign": d.tail_sign,
+        "tail_lines": tail, "tail_result": tail[-1][0],
     }
 
 
@@ -60,7 +62,7 @@ def detail_lines(k: FoldKernel, out_dir: str) -> list[str]:
             f"  e^-x ~= 1 - x + x^2 k(x), powers 2..{cfg.degree} fitted (Remez, 50 digits; levelled error "
             f"{float(d.fit_error) * 2 ** 63:.4f} units of 2^-63)",
             f"  middle words W_2..W_{d.first_tail - 1}: " + ", ".join(f"0x{w:016x}" for w in d.words),
-            f"  binary64 tail in v = x 2^63 (powers {d.first_tail}..{cfg.degree}): "
+            f"  binary64 tail in v = x 2^63 and c = ccs 2^63 (powers {d.first_tail}..{cfg.degree}): "
             + ", ".join(float(c).hex() for c in d.tail),
             f"  proven p - f of the quantized polynomial: [{float(proof.approx.lo):.4e}, {float(proof.approx.hi):.4e}]",
             "  bound, units of 2^-63:"]
@@ -108,6 +110,7 @@ def _certificate(k: FoldKernel) -> dict[str, Any]:
     piece of v the error and the range of t the proof used (exact rationals)."""
     d = k.design
     return {"tail_coefficients": [_exact(Fraction(c)) for c in d.tail],
+            "c_range": [_exact(C_MIN), _exact(C_MAX)],
             "tail_program": [{"kind": op.kind, "args": list(op.args), "index": op.index, "label": op.label}
                              for op in d.ops],
             "claims": [[_exact(c.vlo), _exact(c.vhi), *map(_exact, c.error), *map(_exact, c.computed)]

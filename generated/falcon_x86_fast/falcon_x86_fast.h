@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: CC0-1.0
- * falcon_x86_fast.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 8f214991d1caabf4) from
- * kernels/falcon_x86_fast.toml (sha256 799310fd532b7bb85644b15e3fbe04858c63d6e505420da7f44266c9da689778); regenerate in the project root with:
+ * falcon_x86_fast.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 052b35456311a106) from
+ * kernels/falcon_x86_fast.toml (sha256 c33b66499c12cd8ee0d5c3195abe65cfdbe20e65547662b7df41680dea2e9089); regenerate in the project root with:
  *     python3 -m gen render kernels/falcon_x86_fast.toml --out generated
  * Parameters other than the defaults: scale_bits = 63, degree = 12, float_tail = 5,
  *     max_abs_error_log2 = -58.0, form = "fold"
  * Proven bound (rational interval arithmetic and a Taylor model, gen/fold/proof.py; terms: provenance/),
  * f(x) = exp(-x):
- *     |falcon_x86_fast_fpr_expm_p63*(x, ccs) - ccs exp(-x) 2^63| <= 6.75475 units of 2^-63, x in [0, ln 2), ccs in [0, 1]
+ *     |falcon_x86_fast_fpr_expm_p63*(x, ccs) - ccs exp(-x) 2^63| <= 11.3760 units of 2^-63, x in [0, ln 2), ccs in [0, 1]
  */
-#if defined(FALCON_X86_FAST_CONTENT_HASH) && FALCON_X86_FAST_CONTENT_HASH != 0x9a25b3b8a4580f3cu
+#if defined(FALCON_X86_FAST_CONTENT_HASH) && FALCON_X86_FAST_CONTENT_HASH != 0xf9e904f4a36ced52u
 #error "falcon_x86_fast.h: another render of this kernel was included before this one"
 #endif
 #ifndef FALCON_X86_FAST_H
@@ -16,7 +16,7 @@
 
 #include <stdint.h>
 
-#define FALCON_X86_FAST_CONTENT_HASH 0x9a25b3b8a4580f3cu
+#define FALCON_X86_FAST_CONTENT_HASH 0xf9e904f4a36ced52u
 
 /**
  * falcon_x86_fast_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns, _native(x, ccs)
@@ -42,7 +42,7 @@
 #endif
 #include <immintrin.h>
 
-#define FALCON_X86_FAST_FPR_EXPM_P63_ERR_BOUND 6.75475
+#define FALCON_X86_FAST_FPR_EXPM_P63_ERR_BOUND 11.3760
 #define FALCON_X86_FAST_DEGREE 12
 #define FALCON_X86_FAST_FLOAT_TAIL 5
 #define FALCON_X86_FAST_TABLE_BYTES 0
@@ -70,30 +70,33 @@ FALCON_X86_FAST_INLINE __m128d falcon_x86_fast_bits_times_2p63(uint64_t b) {
     return _mm_castsi128_pd(_mm_cvtsi64_si128((long long)(b + FALCON_X86_FAST_EXP63)));
 }
 
-FALCON_X86_FAST_INLINE uint64_t falcon_x86_fast_tail(__m128d xs) {
-    double v = _mm_cvtsd_f64(_mm_max_sd(xs, _mm_set_sd(4503599627370496.0)));
-    double t3 = __builtin_fma(-3.011672638988714e-22, v, 0.016666666658463537);
-    double t6 = __builtin_fma(-6.321690145763242e-62, v, 4.664657031788924e-42);
-    double t9 = __builtin_fma(-8.221109231398469e-102, v, 7.613326375301374e-82);
-    double t12 = __builtin_fma(-5.249304267126954e-142, v, 7.783099172476278e-122);
-    double t13 = v * v;
-    double t14 = __builtin_fma(t6, t13, t3);
-    double t15 = __builtin_fma(t12, t13, t9);
-    double t16 = t13 * t13;
-    double t17 = __builtin_fma(t15, t16, t14);
-    double t18 = v * t17;
-    return (uint64_t)_mm_cvtsd_si64(_mm_set_sd(t18));
+FALCON_X86_FAST_INLINE uint64_t falcon_x86_fast_tail(__m128d xs, __m128d cs) {
+    double v = _mm_cvtsd_f64(_mm_max_sd(xs, _mm_set_sd(1099511627776.0)));
+    double c = _mm_cvtsd_f64(_mm_max_sd(cs, _mm_set_sd(1.0)));
+    double t4 = __builtin_fma(-2.2559482531243065e-117, v, 1.2484470273034492e-97);
+    double t7 = __builtin_fma(-4.735377164337671e-157, v, 3.494146324555984e-137);
+    double t10 = __builtin_fma(-6.158171631676794e-197, v, 5.7029008114884644e-177);
+    double t13 = __builtin_fma(-3.9320869865588993e-237, v, 5.830072217921057e-217);
+    double t14 = v * v;
+    double t15 = __builtin_fma(t7, t14, t4);
+    double t16 = __builtin_fma(t13, t14, t10);
+    double t17 = t14 * t14;
+    double t18 = __builtin_fma(t16, t17, t15);
+    double t19 = t17 * v;
+    double t20 = c * t19;
+    double t21 = t20 * t18;
+    return (uint64_t)_mm_cvtsd_si64(_mm_set_sd(t21));
 }
 
 FALCON_X86_FAST_INLINE uint64_t falcon_x86_fast_core(__m128d xs, __m128d cs) {
     uint64_t X = (uint64_t)_mm_cvttsd_si64(xs), C = (uint64_t)_mm_cvttsd_si64(cs);
     uint64_t z = X + X;
-    uint64_t T = falcon_x86_fast_tail(xs);
+    uint64_t F = falcon_x86_fast_tail(xs, cs);
     uint64_t A = falcon_x86_fast_hi(C, z), B = falcon_x86_fast_hi(A, z);
     uint64_t zz = falcon_x86_fast_hi(z, z);
-    uint64_t k4 = FALCON_X86_FAST_W4 - T;
+    uint64_t k4 = FALCON_X86_FAST_W4;
     uint64_t k2 = FALCON_X86_FAST_W2 - falcon_x86_fast_hi(z, FALCON_X86_FAST_W3) + falcon_x86_fast_hi(zz, k4);
-    return C - A + falcon_x86_fast_hi(B, k2);
+    return C - A + falcon_x86_fast_hi(B, k2) - F;
 }
 
 FALCON_X86_FAST_INLINE uint64_t falcon_x86_fast_fpr_expm_p63_domain(double x, double ccs) {

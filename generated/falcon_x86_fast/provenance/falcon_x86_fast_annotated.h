@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: CC0-1.0
- * falcon_x86_fast.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 8f214991d1caabf4) from
- * kernels/falcon_x86_fast.toml (sha256 799310fd532b7bb85644b15e3fbe04858c63d6e505420da7f44266c9da689778); regenerate in the project root with:
+ * falcon_x86_fast.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 052b35456311a106) from
+ * kernels/falcon_x86_fast.toml (sha256 c33b66499c12cd8ee0d5c3195abe65cfdbe20e65547662b7df41680dea2e9089); regenerate in the project root with:
  *     python3 -m gen render kernels/falcon_x86_fast.toml --out generated
  * Parameters other than the defaults: scale_bits = 63, degree = 12, float_tail = 5,
  *     max_abs_error_log2 = -58.0, form = "fold"
  * Proven bound (rational interval arithmetic and a Taylor model, gen/fold/proof.py; terms: provenance/),
  * f(x) = exp(-x):
- *     |falcon_x86_fast_fpr_expm_p63*(x, ccs) - ccs exp(-x) 2^63| <= 6.75475 units of 2^-63, x in [0, ln 2), ccs in [0, 1]
+ *     |falcon_x86_fast_fpr_expm_p63*(x, ccs) - ccs exp(-x) 2^63| <= 11.3760 units of 2^-63, x in [0, ln 2), ccs in [0, 1]
  * Description: x86-64 for signers: degree 12, ccs folded into six products, binary64 FMA tail; proven below 2^-58
  *
  * Parameters:
@@ -23,18 +23,18 @@
  * Computed:
  *   e^-x ~= 1 - x + x^2 k(x), powers 2..12 fitted (Remez, 50 digits; levelled error 0.3491 units of 2^-63)
  *   middle words W_2..W_4: 0x7fffffffffffe9a7, 0x2aaaaaaaaaa5f302, 0x0aaaaaaaaa460ddb
- *   binary64 tail in v = x 2^63 (powers 5..12): 0x1.1111110ecfd2ap-6, -0x1.6c16c0ed9ba3bp-72, 0x1.a019ef8ee54f5p-138, -0x1.a01844ab0cd5dp-204, 0x1.71c11a526d11bp-270, -0x1.269c691b89fe5p-336, 0x1.9b9aea0098842p-403, -0x1.99acd9e266a84p-470
+ *   binary64 tail in v = x 2^63 and c = ccs 2^63 (powers 5..12): 0x1.1111110ecfd2ap-322, -0x1.6c16c0ed9ba3bp-388, 0x1.a019ef8ee54f5p-454, -0x1.a01844ab0cd5dp-520, 0x1.71c11a526d11bp-586, -0x1.269c691b89fe5p-652, 0x1.9b9aea0098842p-719, -0x1.99acd9e266a84p-786
  *   proven p - f of the quantized polynomial: [-3.7851e-20, 7.8707e-20]
  *   bound, units of 2^-63:
- *     5.02880  evaluation: floors, binary64 tail, CVTSD2SI, tail read at max(x, 2^-11) (interval pieces)
+ *     9.65003  evaluation: floors, binary64 tail, CVTSD2SI, tail read at max(x, 2^-23), max(ccs, 2^-63) (interval pieces)
  *     0.725947  approximation: 2^63 sup |p - exp(-x)| on [0, ln 2] (Taylor model)
  *     1.00001  conversions of x and ccs to words (x - x' < 2^-63, ccs 2^63 - C < 1)
- *     6.75475  total
+ *     11.3760  total
  */
 /* Two different renders of this kernel in one translation unit (another
  * copy of the header earlier on the include path) stop the build here:
  * the include guard alone would silently keep the first. */
-#if defined(FALCON_X86_FAST_CONTENT_HASH) && FALCON_X86_FAST_CONTENT_HASH != 0x9a25b3b8a4580f3cu
+#if defined(FALCON_X86_FAST_CONTENT_HASH) && FALCON_X86_FAST_CONTENT_HASH != 0xf9e904f4a36ced52u
 #error "falcon_x86_fast.h: another render of this kernel was included before this one"
 #endif
 #ifndef FALCON_X86_FAST_H
@@ -43,7 +43,7 @@
 #include <stdint.h>
 
 /* Names the render that wrote this header (the sidecar in provenance/ carries the same). */
-#define FALCON_X86_FAST_CONTENT_HASH 0x9a25b3b8a4580f3cu
+#define FALCON_X86_FAST_CONTENT_HASH 0xf9e904f4a36ced52u
 
 /**
  * falcon_x86_fast_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns, _native(x, ccs)
@@ -71,11 +71,11 @@
 
 /* The proven bound (gen/fold/proof.py; docs/error-model.md, "Form fold"),
  * units of 2^-63, against ccs exp(-x) 2^63 for the doubles passed:
- *   5.02880  evaluation: floors, binary64 tail, CVTSD2SI, tail read at max(x, 2^-11) (interval pieces)
+ *   9.65003  evaluation: floors, binary64 tail, CVTSD2SI, tail read at max(x, 2^-23), max(ccs, 2^-63) (interval pieces)
  *   0.725947  approximation: 2^63 sup |p - exp(-x)| on [0, ln 2] (Taylor model)
  *   1.00001  conversions of x and ccs to words (x - x' < 2^-63, ccs 2^63 - C < 1)
  */
-#define FALCON_X86_FAST_FPR_EXPM_P63_ERR_BOUND 6.75475
+#define FALCON_X86_FAST_FPR_EXPM_P63_ERR_BOUND 11.3760
 #define FALCON_X86_FAST_DEGREE 12
 #define FALCON_X86_FAST_FLOAT_TAIL 5
 #define FALCON_X86_FAST_TABLE_BYTES 0
@@ -118,27 +118,32 @@ FALCON_X86_FAST_INLINE __m128d falcon_x86_fast_bits_times_2p63(uint64_t b)
     return _mm_castsi128_pd(_mm_cvtsi64_si128((long long)(b + FALCON_X86_FAST_EXP63)));
 }
 
-/* T = round(v Q(v)) ~= 2^64 x |k_5(x)|, the powers 5..12 of the
- * polynomial, with v = max(x 2^63, 2^52) in [2^52, 2^63): x below 2^-11 is
- * read as 2^-11 (the proof counts it).  The coefficients are those of x
+/* F = round(c v^5 Q(v)) ~= C x^5 |k_5(x)|, the powers 5..12 of the
+ * polynomial with ccs folded in, from v = max(x 2^63, 2^40) and
+ * c = max(ccs 2^63, 1): x below 2^-23 is read as 2^-23 and ccs below 2^-63
+ * as 2^-63 (the proof counts both).  The coefficients are those of x
  * scaled by powers of two, so evaluating in v gives the bits evaluating in
  * x would.  Estrin's scheme, each multiply-add one FMA (one rounding to
  * nearest), every value normal (proven); CVTSD2SI rounds to the nearest
- * integer under the default MXCSR (|t| < 2^62, proven). */
-FALCON_X86_FAST_INLINE uint64_t falcon_x86_fast_tail(__m128d xs)
+ * integer under the default MXCSR (|F| < 2^62, proven).  Nothing of the
+ * fixed-point chain waits for F: it enters the result last. */
+FALCON_X86_FAST_INLINE uint64_t falcon_x86_fast_tail(__m128d xs, __m128d cs)
 {
-    double v = _mm_cvtsd_f64(_mm_max_sd(xs, _mm_set_sd(4503599627370496.0)));
-    double t3 = __builtin_fma(-3.011672638988714e-22, v, 0.016666666658463537);   /* q0_1 */
-    double t6 = __builtin_fma(-6.321690145763242e-62, v, 4.664657031788924e-42);   /* q2_3 */
-    double t9 = __builtin_fma(-8.221109231398469e-102, v, 7.613326375301374e-82);   /* q4_5 */
-    double t12 = __builtin_fma(-5.249304267126954e-142, v, 7.783099172476278e-122);   /* q6_7 */
-    double t13 = v * v;   /* v^2 */
-    double t14 = __builtin_fma(t6, t13, t3);   /* q2_0 */
-    double t15 = __builtin_fma(t12, t13, t9);   /* q2_1 */
-    double t16 = t13 * t13;   /* v^4 */
-    double t17 = __builtin_fma(t15, t16, t14);   /* q4_0 */
-    double t18 = v * t17;   /* t */
-    return (uint64_t)_mm_cvtsd_si64(_mm_set_sd(t18));
+    double v = _mm_cvtsd_f64(_mm_max_sd(xs, _mm_set_sd(1099511627776.0)));
+    double c = _mm_cvtsd_f64(_mm_max_sd(cs, _mm_set_sd(1.0)));
+    double t4 = __builtin_fma(-2.2559482531243065e-117, v, 1.2484470273034492e-97);   /* q0_1 */
+    double t7 = __builtin_fma(-4.735377164337671e-157, v, 3.494146324555984e-137);   /* q2_3 */
+    double t10 = __builtin_fma(-6.158171631676794e-197, v, 5.7029008114884644e-177);   /* q4_5 */
+    double t13 = __builtin_fma(-3.9320869865588993e-237, v, 5.830072217921057e-217);   /* q6_7 */
+    double t14 = v * v;   /* v^2 */
+    double t15 = __builtin_fma(t7, t14, t4);   /* q2_0 */
+    double t16 = __builtin_fma(t13, t14, t10);   /* q2_1 */
+    double t17 = t14 * t14;   /* v^4 */
+    double t18 = __builtin_fma(t16, t17, t15);   /* q4_0 */
+    double t19 = t17 * v;   /* v^5 */
+    double t20 = c * t19;   /* c*v^5 */
+    double t21 = t20 * t18;   /* F */
+    return (uint64_t)_mm_cvtsd_si64(_mm_set_sd(t21));
 }
 
 /* The chain, from xs = x 2^63 and cs = ccs 2^63 as doubles (see above).
@@ -146,21 +151,21 @@ FALCON_X86_FAST_INLINE uint64_t falcon_x86_fast_tail(__m128d xs)
  * CVTTSD2SI gives the integer indefinite 0x8000000000000000, which is
  * 2^63), then
  *     A = hi(C, z) ~= C x,  B = hi(A, z) ~= C x^2,  zz = hi(z, z) ~= x^2 2^64,
- *     K_4 = W_4 - T,
+ *     K_4 = W_4,
  *     K_j = W_j - hi(z, W_(j+1)) + hi(zz, K_(j+2)),   K_j = W_j - hi(z, K_(j+1)) (the steps below),
- *     result = C - A + hi(B, K_2) ~= C (1 - x + x^2 k(x)).
+ *     result = C - A + hi(B, K_2) - F ~= C (1 - x + x^2 k(x)).
  * Every K_j lies in [0, 2^64) and the result in [0, 2^64) (proven): no
  * addition or subtraction wraps. */
 FALCON_X86_FAST_INLINE uint64_t falcon_x86_fast_core(__m128d xs, __m128d cs)
 {
     uint64_t X = (uint64_t)_mm_cvttsd_si64(xs), C = (uint64_t)_mm_cvttsd_si64(cs);
     uint64_t z = X + X;
-    uint64_t T = falcon_x86_fast_tail(xs);
+    uint64_t F = falcon_x86_fast_tail(xs, cs);
     uint64_t A = falcon_x86_fast_hi(C, z), B = falcon_x86_fast_hi(A, z);
     uint64_t zz = falcon_x86_fast_hi(z, z);
-    uint64_t k4 = FALCON_X86_FAST_W4 - T;
+    uint64_t k4 = FALCON_X86_FAST_W4;
     uint64_t k2 = FALCON_X86_FAST_W2 - falcon_x86_fast_hi(z, FALCON_X86_FAST_W3) + falcon_x86_fast_hi(zz, k4);
-    return C - A + falcon_x86_fast_hi(B, k2);
+    return C - A + falcon_x86_fast_hi(B, k2) - F;
 }
 
 /* Falcon's own contract: 0 <= x < ln 2, 0 <= ccs <= 1 (a defined result
