@@ -229,9 +229,9 @@ class ResultNeverWraps(unittest.TestCase):
         self.design = make_design(self.cfg.degree, 5)
 
     def test_control_tail_said_to_round_to_zero_everywhere(self) -> None:
-        """If the program's F were claimed below 1/2 for every c (the
-        small-ccs step pushed to the top of the range), the steps above it
-        are gone and the proof must say F may be nonzero."""
+        """The small-ccs step's analysis made to cover every c up to 2^63,
+        where F is far from 0: no 2^k lets F round to 0, and the proof must
+        refuse, saying F may be nonzero."""
         real = proof.analyse
 
         def wide(ops, coeffs, v, v_error, c, c_error, extra=()):  # type: ignore[no-untyped-def]
