@@ -11,7 +11,7 @@ from .. import cemit, fingerprint
 from ..exact import double_bits
 from ..fold import FoldKernel
 from ..fold.design import C_MIN, LN2_DOWN, V_MIN, middle_steps
-from ..fold.proof import C_MAX
+from ..fold.proof import C_RANGE
 from . import banner
 from .sidecar import identity
 
@@ -110,7 +110,7 @@ def _certificate(k: FoldKernel) -> dict[str, Any]:
     piece of v the error and the range of t the proof used (exact rationals)."""
     d = k.design
     return {"tail_coefficients": [_exact(Fraction(c)) for c in d.tail],
-            "c_range": [_exact(C_MIN), _exact(C_MAX)],
+            "c_range": [_exact(v) for v in C_RANGE],
             "tail_program": [{"kind": op.kind, "args": list(op.args), "index": op.index, "label": op.label}
                              for op in d.ops],
             "claims": [[_exact(c.vlo), _exact(c.vhi), *map(_exact, c.error), *map(_exact, c.computed)]
