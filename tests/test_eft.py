@@ -156,6 +156,38 @@ class Proof(unittest.TestCase):
             self.assertGreater(proof._small_part(self.design)[0].err, base)
 
 
+    def test_no_subnormal_grains_hold_on_the_model(self) -> None:
+        """Lemma L7 on samples: every value the model computes for in-domain
+        edge and random inputs is an integer multiple of 2^-g for the grain
+        g the proof gives it (a wrong grain rule would show here), and no
+        grain exceeds 1022."""
+        grain = proof.grains(self.design, proof._small_part(self.design)[1])
+        self.assertLessEqual(max(grain.values()), 1022)
+        checked = 0
+        for x, c in _inputs():
+            if not (0 <= x <= float(eft_design.LN2_DOWN) and 0 <= c <= 1):
+                continue
+            trace = model.Trace()
+            model.kernel(self.design, x, c, trace)
+            for name, v in trace.values.items():
+                if v != 0:
+                    self.assertEqual((Fraction(v) * Fraction(2) ** grain[name]).denominator, 1,
+                                     f"{name} = {v.hex()} at x = {x.hex()}, ccs = {c.hex()}")
+                    checked += 1
+        self.assertGreater(checked, 100000)
+
+    def test_no_subnormal_refuses_a_kernel_without_the_flush(self) -> None:
+        """Control: without the flush of x, a subnormal x reaches the FPU
+        (the model's t is subnormal); the lemma must refuse, naming x."""
+        with mock.patch.object(model, "X_FLUSH_BITS", 1):
+            trace = model.Trace()
+            model.kernel(self.design, 5e-324, 1.0, trace)
+        self.assertTrue(0 < abs(trace.values["t"]) < 2.0 ** -1022)
+        vals = proof._small_part(self.design)[1]
+        with self.assertRaisesRegex(GenError, "x may be subnormal"):
+            proof.no_subnormal(proof.grains(self.design, vals, x_least=Fraction(1, 2 ** 1074)))
+
+
 class Generator(TempDirCase):
     def config(self, text: str) -> Path:
         path = self.tmp / "k.toml"

@@ -31,6 +31,16 @@ operation list of the small part:
 * The table term 2^63 max |epsE| e^(1/32), the final rounding 1/2, and the
   flush of x < 2^-80 to 0 (at most 2^63 x <= 2^-17).  ccs < 2^-64 gives
   W = 0 and the result 0 exactly, an error below 1/2.
+* L7 (no subnormal, which the constant-time argument needs: a subnormal
+  operand or result can take a microcode assist).  Every double is an
+  integer multiple of 2^-g for some g, its grain: x, flushed, is 0 or at
+  least 2^-80, so a multiple of 2^-132; ccs one of 2^-116; a constant its
+  own.  A product's exact value has the sum of its factors' grains, a sum
+  the larger one, and rounding to nearest keeps a multiple of 2^-g (of the
+  result's ulp, or the exact value itself when that is finer); a result
+  whose propagated range keeps it at least L away from 0 is also a
+  multiple of ulp(L).  If every grain is at most 1022, a nonzero value is
+  at least 2^-1022: normal.
 """
 
 from __future__ import annotations
@@ -45,8 +55,8 @@ from mpmath import iv
 from ..errors import GenError
 from ..exact import fraction_to_interval as _iv
 from ..exact import interval_to_fractions
-from .design import (C64, MAGIC52, ROWS, SEGMENTS, X_DOMAIN_END, X_FLUSH, Design, Op, constants, main_ops,
-                     r_taylor)
+from .design import (C64, C_FLUSH, INDEX_OPS, MAGIC52, ROWS, SEGMENTS, X_DOMAIN_END, X_FLUSH, Design, Op,
+                     constants, main_ops, r_taylor)
 
 U = Fraction(1, 2 ** 53)
 TINY = Fraction(1, 2 ** 1075)          # the absolute rounding error of a subnormal result
@@ -55,6 +65,8 @@ W_MAX = Fraction(2) ** 63
 E_HALF = Fraction(2) ** 11             # half the spacing of the doubles in [2^64, 2^65)
 APPROX_PIECES = 2048                   # subintervals of [-1/32, 1/32] for the approximation term
 TAYLOR_TERMS = 16                      # terms of r's series kept exactly; the rest is bounded
+NORMAL_GRAIN = 1022                    # a nonzero multiple of 2^-1022 is a normal double
+MANTISSA_BITS = 52
 
 
 @dataclass(frozen=True)
@@ -190,6 +202,7 @@ def _approx_term(d: Design, l_max: Fraction) -> Fraction:
 
 
 BIG_PART = ("s1", "z1", "e1", "s2", "y", "e2", "th", "s3", "d3", "e3")   # covered by the lemmas
+BINADE_SUMS = ("s1", "s2", "s3")                                           # in [2^64, 2^65) by L4
 
 
 def small_ops(d: Design) -> tuple[Op, ...]:
@@ -237,6 +250,69 @@ def _lemmas(d: Design, small_max: Fraction) -> tuple[str, ...]:
     return tuple(text for _, text in checks)
 
 
+def _grain_of_constant(v: Fraction) -> int:
+    """The largest g for which the dyadic v is an integer multiple of
+    2^-g (v != 0)."""
+    num, g = v.numerator, v.denominator.bit_length() - 1
+    while num % 2 == 0:
+        num //= 2
+        g -= 1
+    return g
+
+
+def _grain_of_input(least: Fraction) -> int:
+    """The grain of a double that is 0 or at least ``least`` (> 0): every
+    double of magnitude at least 2^e is a multiple of 2^(e - 52)."""
+    e = least.numerator.bit_length() - least.denominator.bit_length()
+    if Fraction(2) ** e > least:
+        e -= 1
+    return MANTISSA_BITS - e
+
+
+def _exact_grain(kind: str, g: list[int]) -> int:
+    """The grain of an operation's exact value from its operands' grains."""
+    if kind in ("fma", "fnma", "fms"):
+        return max(g[0] + g[1], g[2])
+    if kind == "mul":
+        return g[0] + g[1]
+    return max(g[0], g[1])
+
+
+def grains(d: Design, vals: dict[str, Val], x_least: Fraction = X_FLUSH,
+           c_least: Fraction = C_FLUSH) -> dict[str, int]:
+    """For every input, constant and operation of the list, a g such that
+    the value the kernel computes is an integer multiple of 2^-g.
+    ``vals`` gives the ranges of the small part (:func:`_small_part`);
+    ``x_least`` and ``c_least`` are the flush levels (x and ccs are 0 or at
+    least these)."""
+    grain: dict[str, int] = {k: _grain_of_constant(v) for k, v in constants(d).items() if v != 0}
+    grain["x"] = _grain_of_input(x_least)
+    grain["ccs"] = _grain_of_input(c_least)
+    for name, rows in (("Eh", d.eh63), ("El", d.el63)):
+        grain[name] = max(_grain_of_constant(Fraction(v)) for v in rows if v != 0)
+    for op in INDEX_OPS + main_ops(len(d.poly) - 1):
+        g = _exact_grain(op.kind, [grain[a] for a in op.args])
+        least = C64 if op.dest in BINADE_SUMS else Fraction(0)
+        if op.dest in vals:
+            r = vals[op.dest].ideal.widen(vals[op.dest].err)
+            least = r.lo if r.lo > 0 else -r.hi if r.hi < 0 else Fraction(0)
+        if least > 0:
+            g = min(g, _grain_of_input(least))
+        grain[op.dest] = g
+    return grain
+
+
+def no_subnormal(grain: dict[str, int]) -> tuple[int, str]:
+    """Lemma L7 from :func:`grains`: the largest grain and its name;
+    GenError naming the first value (in evaluation order, so the cause)
+    whose grain exceeds 1022."""
+    for name, g in grain.items():
+        if g > NORMAL_GRAIN:
+            raise GenError(f"form 'eft': {name} may be subnormal: it is known only to be a multiple of 2^-{g}")
+    worst = max(grain, key=lambda k: grain[k])
+    return grain[worst], worst
+
+
 def prove(d: Design) -> EftProof:
     """Every term of the bound; GenError if a lemma does not hold."""
     sm3, vals = _small_part(d)
@@ -252,4 +328,8 @@ def prove(d: Design) -> EftProof:
     inputs = {name: (vals[name].ideal.lo, vals[name].ideal.hi) for name in ("t", "y", "ccs", "El")}
     rounded = {name: (vals[name].ideal.lo, vals[name].ideal.hi) for name in ("e1", "e2", "e3")}
     claim = SmallClaim(small_ops(d), inputs, rounded, sm3.err)
-    return EftProof(terms, small_max, _lemmas(d, small_max), claim)
+    lemmas = _lemmas(d, small_max)                # L4 first: no_subnormal uses its binade
+    g, worst = no_subnormal(grains(d, vals))
+    l7 = (f"L7: every value is a multiple of 2^-g with g <= {g} <= 1022 (the finest: {worst}; x is 0 or a "
+          f"multiple of 2^-{_grain_of_input(X_FLUSH)}, ccs of 2^-{_grain_of_input(C_FLUSH)}): no subnormal")
+    return EftProof(terms, small_max, lemmas + (l7,), claim)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: CC0-1.0
- * falcon_x86_simd.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 ef136ead4eef383b) from
+ * falcon_x86_simd.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 9d8199597a159fc3) from
  * kernels/falcon_x86_simd.toml (sha256 7e5459f7255370a61e03f4799d462305c165c447000bf569b854e441e76adc09); regenerate in the project root with:
  *     python3 -m gen render kernels/falcon_x86_simd.toml --out generated
  * Parameters other than the defaults: scale_bits = 63, degree = 8,
@@ -40,11 +40,12 @@
  *     L4a: ccs 2^63 Eh <= 2^63, so 2^64 + ccs 2^63 Eh lies in [2^64, 2^64 + 2^63]
  *     L4b: s1 - z1 t = 2^64 + z1 (1 - t) and s2 + y t/2 (y t >= 0) lie in [2^64, 2^64 + 2^63 (1 + 1/32) + 2^12]
  *     L6: |small| <= 4.72813e+13 < 2^51: the magic-number add and VCVTPD2QQ give the same integer
+ *     L7: every value is a multiple of 2^-g with g <= 307 <= 1022 (the finest: sm3; x is 0 or a multiple of 2^-132, ccs of 2^-116): no subnormal
  */
 /* Two different renders of this kernel in one translation unit (another
  * copy of the header earlier on the include path) stop the build here:
  * the include guard alone would silently keep the first. */
-#if defined(FALCON_X86_SIMD_CONTENT_HASH) && FALCON_X86_SIMD_CONTENT_HASH != 0xcc6c300c13dd94e3u
+#if defined(FALCON_X86_SIMD_CONTENT_HASH) && FALCON_X86_SIMD_CONTENT_HASH != 0xb6100c8c875c228du
 #error "falcon_x86_simd.h: another render of this kernel was included before this one"
 #endif
 #ifndef FALCON_X86_SIMD_H
@@ -53,7 +54,7 @@
 #include <stdint.h>
 
 /* Names the render that wrote this header (the sidecar in provenance/ carries the same). */
-#define FALCON_X86_SIMD_CONTENT_HASH 0xcc6c300c13dd94e3u
+#define FALCON_X86_SIMD_CONTENT_HASH 0xb6100c8c875c228du
 
 /**
  * falcon_x86_simd_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns, _native(x, ccs)
