@@ -12,3 +12,8 @@ HELP_LINES += "  make research-fold-fast -- the folded fast x86-64 prototype (re
 .PHONY: research-fold-fast
 research-fold-fast:
 	OUT=$(abspath $(BUILD))/research/fold_fast research/fold_fast/run.sh
+
+HELP_LINES += "  make research-m3-small -- the small-table Cortex-M3 prototype (research/m3_small_table): accuracy vs MPFR, edge rules, controls, gcc/clang identity, QEMU instruction counts and bit-identity, into research/m3_small_table/results/"
+.PHONY: research-m3-small
+research-m3-small:
+	OUT=$(abspath $(BUILD))/research/m3_small_table research/m3_small_table/run.sh
