@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * acc.c -- the prototype's error against the exact value of the double
  * inputs, measured with MPFR (256 bits): |out - ccs exp(-x) 2^63| in units

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * calibrate.c -- the per-row rounding bias of table.h (bias.txt on stdout).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * m3prog.c -- the prototype on the Cortex-M3 (QEMU mps2-an385) and on the
  * host, from the same source (m3/ of the repository: start-up code,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * research/m3_small_table/proto.h -- a hand-written Cortex-M3 prototype of
  * Falcon's fpr_expm_p63 under Falcon's contract (_domain_bits: the bit

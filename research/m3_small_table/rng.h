@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rng.h -- the deterministic input generator of acc.c and calibrate.c
  * (xorshift64*, independent of the C library, so every build and every
