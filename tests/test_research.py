@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import tempfile
 import unittest
+from unittest import mock
 from pathlib import Path
 
 from tests.helpers import ROOT
@@ -112,6 +113,32 @@ class M3SmallTablePrototype(unittest.TestCase):
             measured = float(re.search(r"^max ([0-9.]+) units of 2\^-63", out, re.M).group(1))
             self.assertLessEqual(measured, 256.0)
             self.assertEqual(caught, 3)
+
+    def test_bound_and_its_model(self) -> None:
+        """bound.py's bound is within 256 units; its Python model equals the C
+        kernel and every sampled loss lies within its bound; controls: a
+        loss bound halved is caught by the sampled check, and a top limb
+        assumed four times larger makes an accumulator overflow."""
+        import importlib.util
+        spec = importlib.util.spec_from_file_location("m3st_bound", M3_SMALL / "bound.py")
+        assert spec is not None and spec.loader is not None
+        bound = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(bound)
+        run = subprocess.run(["python3", "bound.py"], cwd=M3_SMALL, capture_output=True, text=True)
+        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+        self.assertLessEqual(float(re.search(r"^BOUND ([0-9.]+)", run.stdout, re.M).group(1)), 256.0)
+        with tempfile.TemporaryDirectory() as tmp:
+            subprocess.run(["make", "-s", "-C", str(M3_SMALL), f"OUT={tmp}", f"{tmp}/model_drv"], check=True,
+                           capture_output=True, text=True)
+            driver = f"{tmp}/model_drv"
+            self.assertEqual(bound.check(3000, driver), 0)
+            real = bound.step_losses
+            halved = lambda a: {k: v / 2 if k == "L5" else v for k, v in real(a).items()}   # noqa: E731
+            with mock.patch.object(bound, "step_losses", halved):
+                self.assertEqual(bound.check(3000, driver), 1)
+        with mock.patch.object(bound, "ACCUMULATORS", {"y0 from y1": ([4 * bound.Y1_TOP, 1 << 15, 1 << 15, 1 << 15],
+                                                                  *bound.ACCUMULATORS["y0 from y1"][1:])}):
+            self.assertTrue(any("y0 from y1" in f for f in bound.accumulators_fit()))
 
     def test_table_is_what_the_script_makes(self) -> None:
         made = subprocess.run(["python3", "gen_table.py", "bias.txt"], cwd=M3_SMALL, check=True,
