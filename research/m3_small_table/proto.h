@@ -20,13 +20,16 @@
  * The rotation and the packing are part of the coefficients' values: the
  * fit (gen_table.py) chooses a3 and a4 knowing which bits the kernel reads.
  *
- * Conversions, exact: z = x 2^64 from x's significand shifted right by
- * s = clamp(1022 - e, 0, 63); ccs = M 2^(e - 1023) with the significand M
- * in [1, 2) read as 15-bit limbs; the product R = exp(-x) M 2^63 (< 2^64)
- * is shifted right by s = clamp(1023 - e, 0, 63), so ccs = 1 (e = 1023)
- * needs no special path.  The shift counts come from the bit pattern's
- * high word h with the sign dropped: (K - (h << 1)) >> 21 (arithmetic),
- * K = (bias << 21) | (2^21 - 1), clamped by one USAT, so -0.0 is 0.
+ * Conversions: z = floor(x 2^64) from x's significand shifted right by
+ * s = clamp(1022 - e, 0, 63), exact from x >= 2^-11 and within 2^-64 of
+ * x 2^64 below (x < 2^-63 gives z = 1: the implicit bit is always set);
+ * ccs = M 2^(e - 1023) with the significand M in [1, 2) read as 15-bit
+ * limbs, exactly; the product R = p M 2^63 (< 2^64) is shifted right by
+ * s = clamp(1023 - e, 0, 63), so ccs = 1 (e = 1023) needs no special
+ * path.  The shift counts come from the bit pattern's high word h with
+ * the sign dropped: (K - (h << 1)) >> 21 (arithmetic),
+ * K = (bias << 21) | (2^21 - 1), clamped by one USAT, so -0.0 behaves as
+ * +0.0.  bound.py bounds every loss of this file's arithmetic.
  *
  * Constant time on a Cortex-M3 (the assumptions): MUL and MLA take one and
  * two cycles whatever their operands (ARM DDI 0337, "Instruction timing";
@@ -110,8 +113,7 @@ M3ST_INLINE uint64_t m3st_expm_p63_domain_bits(uint64_t x_bits, uint64_t c_bits)
 {
     uint32_t xl = (uint32_t)x_bits, xh = (uint32_t)(x_bits >> 32);
     uint32_t cl = (uint32_t)c_bits, ch = (uint32_t)(c_bits >> 32);
-    /* z = x 2^64 (exact below 2^64; the low bit of the significand shifted
-     * in is kept): the significand left-justified in 64 bits, shifted. */
+    /* z = floor(x 2^64): the significand left-justified in 64 bits, shifted. */
     uint32_t sx = SHIFT_COUNT(K_X, xh);
     uint32_t mh = (xh << 11) | (xl >> 21) | 0x80000000u, ml = xl << 11;
     uint32_t zl = LSRV(ml, sx) | LSLV(mh, 32 - sx) | LSRV(mh, sx - 32);
