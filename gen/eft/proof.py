@@ -55,6 +55,7 @@ from mpmath import iv
 from ..errors import GenError
 from ..exact import fraction_to_interval as _iv
 from ..exact import interval_to_fractions
+from ..proof.float_tail import MIN_NORMAL, half_ulp
 from .design import (C64, C_FLUSH, INDEX_OPS, MAGIC52, ROWS, SEGMENTS, X_DOMAIN_END, X_FLUSH, Design, Op,
                      constants, main_ops, r_taylor)
 
@@ -65,8 +66,6 @@ W_MAX = Fraction(2) ** 63
 E_HALF = Fraction(2) ** 11             # half the spacing of the doubles in [2^64, 2^65)
 APPROX_PIECES = 2048                   # subintervals of [-1/32, 1/32] for the approximation term
 TAYLOR_TERMS = 16                      # terms of r's series kept exactly; the rest is bounded
-NORMAL_GRAIN = 1022                    # a nonzero multiple of 2^-1022 is a normal double
-MANTISSA_BITS = 52
 
 
 @dataclass(frozen=True)
@@ -261,12 +260,13 @@ def _grain_of_constant(v: Fraction) -> int:
 
 
 def _grain_of_input(least: Fraction) -> int:
-    """The grain of a double that is 0 or at least ``least`` (> 0): every
-    double of magnitude at least 2^e is a multiple of 2^(e - 52)."""
-    e = least.numerator.bit_length() - least.denominator.bit_length()
-    if Fraction(2) ** e > least:
-        e -= 1
-    return MANTISSA_BITS - e
+    """The grain of a double that is 0 or at least ``least`` (> 0): a
+    multiple of the ulp of the doubles of least's binade, since every
+    larger double is a multiple of it too."""
+    return _grain_of_constant(2 * half_ulp(least))
+
+
+NORMAL_GRAIN = _grain_of_constant(MIN_NORMAL)   # 1022: a nonzero multiple of 2^-1022 is normal
 
 
 def _exact_grain(kind: str, g: list[int]) -> int:

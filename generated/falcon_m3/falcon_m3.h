@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: CC0-1.0
- * falcon_m3.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 9d8199597a159fc3) from
+ * falcon_m3.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 9d91f15d8b47f269) from
  * kernels/falcon_m3.toml (sha256 8976741dd0aba6898894248a0d7017aa31ea21d3301648f63822383bfeaaffa8); regenerate in the project root with:
  *     python3 -m gen render kernels/falcon_m3.toml --out generated
  * Parameters other than the defaults: scale_bits = 63, degree = 4,
@@ -10,7 +10,7 @@
  *     |falcon_m3_fpr_expm_p63*(x, ccs) - ccs exp(-x) 2^63| <= 275.065 units of 2^-63, x in [0, ln 2), ccs in [0, 1]
  *     |_eval(z) - f(z/2^64) 2^63| <= 274.247 (units of 2^-63), |_expm_p63(z, w) - (w/2^64) f(z/2^64) 2^63| <= 273.747 (units of 2^-63)
  */
-#if defined(FALCON_M3_CONTENT_HASH) && FALCON_M3_CONTENT_HASH != 0xb10c96e5a4722777u
+#if defined(FALCON_M3_CONTENT_HASH) && FALCON_M3_CONTENT_HASH != 0x0eb08919c78e7d8fu
 #error "falcon_m3.h: another render of this kernel was included before this one"
 #endif
 #ifndef FALCON_M3_H
@@ -18,7 +18,7 @@
 
 #include <stdint.h>
 
-#define FALCON_M3_CONTENT_HASH 0xb10c96e5a4722777u
+#define FALCON_M3_CONTENT_HASH 0x0eb08919c78e7d8fu
 
 /**
  * falcon_m3_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns, _native(x, ccs)
