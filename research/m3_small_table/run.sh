@@ -9,7 +9,7 @@ N=${N:-2000000}
 OUT=${OUT:-../../build/research/m3_small_table}
 export OUT
 mkdir -p results
-grep -m1 "model name" /proc/cpuinfo > results/cpu.txt
+grep -m1 "model name" /proc/cpuinfo > results/cpu.txt; grep -m1 "cpu family" /proc/cpuinfo >> results/cpu.txt; grep -m1 "^model[^ ]" /proc/cpuinfo >> results/cpu.txt
 arm-none-eabi-gcc --version | head -1 > results/toolchain.txt
 qemu-system-arm --version | head -1 >> results/toolchain.txt
 make -s acc N="$N" > results/acc.txt
