@@ -25,8 +25,9 @@ def disassemble(elf: Path) -> dict[int, Insn]:
     return insns
 
 
-def symbols(elf: Path) -> dict[str, tuple[int, int]]:
-    """Function symbols: name -> (address with the Thumb bit cleared, size)."""
+def symbols(elf: Path, kinds: str = "tTW") -> dict[str, tuple[int, int]]:
+    """Symbols of the nm types in ``kinds`` (by default the functions):
+    name -> (address with the Thumb bit cleared, size)."""
     res = subprocess.run([ARM_NM, "-S", "--defined-only", str(elf)],
                          capture_output=True, text=True)
     if res.returncode != 0:
@@ -34,7 +35,7 @@ def symbols(elf: Path) -> dict[str, tuple[int, int]]:
     out: dict[str, tuple[int, int]] = {}
     for line in res.stdout.splitlines():
         parts = line.split()
-        if len(parts) == 4 and parts[2] in "tTW":
+        if len(parts) == 4 and parts[2] in kinds:
             out[parts[3]] = (int(parts[0], 16) & ~1, int(parts[1], 16))
     return out
 
