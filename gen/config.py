@@ -29,7 +29,7 @@ TOP_KEYS = {
     "table_access", "segments", "coefficients", "evaluation", "form", "reoptimize", "wide",
     "float_tail", "multiplier", "truncation_budget_log2", "table_placement", "pad_table",
     "exact_head", "fma", "conversion_remainder", "batch", "truncation_budgets_log2", "centre",
-    "table_layout",
+    "table_layout", "columns", "bias_samples",
 }
 # The SIMD instruction sets a form = "head" kernel can be rendered for
 # (config key ``batch``, docs/config.md): "avx512" needs AVX-512F and
@@ -90,6 +90,26 @@ FOLD_DEGREES = (6, 16)
 FOLD_FLOAT_TAIL = 5
 
 
+# form = "mcu" (docs/config.md): the keys it takes; the layout is the form's
+# (gen/mcu/design.py), the product plan and the bias sampling the config's.
+MCU_KEYS = {"name", "description", "function", "domain", "word_bits", "scale_bits", "degree", "form",
+            "segments", "max_abs_error_log2", "columns", "bias_samples"}
+MCU_SEGMENTS = {"kind": "pow2", "bits": 7}
+MCU_DEGREE = 5
+MCU_PRODUCTS = ("y4", "y3", "y2", "y1", "y0", "ccs")
+MCU_BIAS_SAMPLES = (0, 20000, 256)     # allowed range and default
+
+
+@dataclass(frozen=True)
+class McuOptions:
+    """The keys of form = "mcu": the number of limb columns each product
+    keeps (y4 .. y0, then the ccs product), and the inputs per row on
+    which the rounding bias is measured (0: no bias)."""
+
+    columns: tuple[int, ...]
+    bias_samples: int
+
+
 @dataclass(frozen=True)
 class EftOptions:
     """The keys of form = "eft": the SIMD instruction sets to render the
@@ -143,6 +163,7 @@ class KernelConfig:
     centre: str = "expm"            # which interval the centring of a_0 balances
     table_layout: str = "uniform"   # "mixed": 32-bit words for the constants of 32-bit steps
     eft: Optional[EftOptions] = None
+    mcu: Optional[McuOptions] = None
 
     @property
     def batch(self) -> tuple[str, ...]:
@@ -157,6 +178,12 @@ class KernelConfig:
                     "word_bits": self.word_bits, "scale_bits": self.scale_bits, "degree": self.degree,
                     "float_tail": self.float_tail, "max_abs_error_log2": self.max_abs_error_log2,
                     "form": self.form}
+        if self.mcu is not None:
+            return {"name": self.name, "function": self.function, "domain": list(self.domain),
+                    "word_bits": self.word_bits, "scale_bits": self.scale_bits, "degree": self.degree,
+                    "segments": {"kind": "pow2", "bits": self.segment_bits},
+                    "max_abs_error_log2": self.max_abs_error_log2, "form": self.form,
+                    "columns": list(self.mcu.columns), "bias_samples": self.mcu.bias_samples}
         if self.eft is not None:
             return {"name": self.name, "function": self.function, "domain": list(self.domain),
                     "word_bits": self.word_bits, "scale_bits": self.scale_bits, "degree": self.degree,
@@ -282,6 +309,8 @@ def validate(raw: dict[str, Any], path: str, sha256: str) -> KernelConfig:
         return _eft(raw, path, sha256)
     if raw.get("form") == "fold":
         return _fold(raw, path, sha256)
+    if raw.get("form") == "mcu":
+        return _mcu(raw, path, sha256)
     name, description = _identity(raw)
     function, tree, domain, domain_trees = _function_and_domain(raw)
     word_bits = _want(raw.get("word_bits", DEFAULTS["word_bits"]), int, "word_bits", "an integer")
@@ -428,6 +457,42 @@ def _fold(raw: dict[str, Any], path: str, sha256: str) -> KernelConfig:
         segment_kind="equal", segment_count=1, segment_bits=None, explicit=None)
 
 
+def _mcu(raw: dict[str, Any], path: str, sha256: str) -> KernelConfig:
+    """A form = "mcu" config: exp(-x) on [0, ln2] at 2^63, 2^-7 segments of
+    degree 5 (the layout its proof, gen/mcu/proof.py, is written for); the
+    product plan, the bias sampling and the budget are its choices."""
+    other = sorted(set(raw) - MCU_KEYS)
+    if other:
+        raise GenError(f"{other[0]}: not used by form 'mcu' (its keys: {', '.join(sorted(MCU_KEYS))})")
+    name, description = _identity(raw)
+    function, tree, domain, domain_trees = _function_and_domain(raw)
+    if "".join(function.split()) != "exp(-x)" or list(domain) != DEFAULTS["domain"]:
+        raise GenError("form: 'mcu' computes exp(-x) on [0, ln2] only (function = 'exp(-x)', domain = ['0', 'ln2'])")
+    if raw.get("word_bits", 64) != 64 or raw.get("scale_bits", 63) != 63:
+        raise GenError("form: 'mcu' needs word_bits = 64 and scale_bits = 63")
+    degree = _int_in(raw, "degree", MCU_DEGREE, MCU_DEGREE, default=MCU_DEGREE)
+    if raw.get("segments", MCU_SEGMENTS) != MCU_SEGMENTS:
+        raise GenError(f"segments: form 'mcu' needs kind = 'pow2', bits = 7 (89 segments of width 2^-7; "
+                       f"got {raw.get('segments')!r})")
+    if "columns" not in raw:
+        raise GenError(f"columns: missing (the limb columns each product keeps: {', '.join(MCU_PRODUCTS)})")
+    cols = raw["columns"]
+    if (not isinstance(cols, list) or len(cols) != len(MCU_PRODUCTS)
+            or not all(isinstance(c, int) and not isinstance(c, bool) for c in cols)):
+        raise GenError(f"columns: expected a list of {len(MCU_PRODUCTS)} integers ({', '.join(MCU_PRODUCTS)}), got {cols!r}")
+    lo, hi, default = MCU_BIAS_SAMPLES
+    samples = _int_in(raw, "bias_samples", lo, hi, default=default)
+    if samples == 1:
+        raise GenError("bias_samples: 1 input cannot fit a line (0 for no bias, or at least 2)")
+    fitting = _fitting({k: raw[k] for k in ("max_abs_error_log2",) if k in raw}, degree, 64)
+    return KernelConfig(
+        path=path, sha256=sha256, name=name, description=description, function=function, function_tree=tree,
+        domain=domain, domain_trees=domain_trees, word_bits=64, scale_bits=63, degree=degree, **fitting,
+        table_access="direct", evaluation="horner", form="mcu", wide=0, float_tail=None,
+        segment_kind="pow2", segment_count=89, segment_bits=7, explicit=None, table_placement="sram",
+        mcu=McuOptions(tuple(cols), samples))
+
+
 def _identity(raw: dict[str, Any]) -> tuple[str, str]:
     """The ``name`` and ``description`` keys."""
     if "name" not in raw:
@@ -552,7 +617,7 @@ def _evaluation(raw: dict[str, Any], word_bits: int, degree: int
     """table_access, evaluation, form, wide (None: "auto") and float_tail."""
     table_access = _choice(raw, "table_access", DEFAULTS["table_access"], ("direct", "ct_scan"))
     evaluation = _choice(raw, "evaluation", DEFAULTS["evaluation"], ("horner", "estrin"))
-    form = _choice(raw, "form", DEFAULTS["form"], ("direct", "one_minus", "head"))
+    form = _choice(raw, "form", DEFAULTS["form"], ("direct", "one_minus", "head", "eft", "fold", "mcu"))
     wide = _wide_steps(raw, form, word_bits, degree, evaluation)
     float_tail = raw.get("float_tail")
     if float_tail is not None:

@@ -57,7 +57,7 @@ class Target:
         # 64-bit kernels are called through their Falcon adaptors.
         header = self.kernel.falcon_header.name if self.word_bits == 64 else self.kernel.header.name
         return [f"M3_KERNEL={self.name}", f'M3_HEADER="{header}"',
-                f"M3_WORD_BITS={self.word_bits}"]
+                f"M3_WORD_BITS={self.word_bits}", f"M3_FIXED_POINT={int(self.kernel.fixed_point)}"]
 
     def sources(self) -> list[Path]:
         """The C files of the program (the reference adds its own source)."""
@@ -67,6 +67,8 @@ class Target:
         """Bench label -> symbol whose calls are counted."""
         if self.ref is not None:
             return {"expm": self.ref.poly, "fpr": self.ref.fpr}
+        if self.word_bits == 64 and not self.kernel.fixed_point:
+            return {"fpr": "m3_fpr", "domain": "m3_fpr_domain"}
         if self.word_bits == 64:
             return {"eval": "m3_eval", "expm": "m3_expm", "fpr": "m3_fpr", "domain": "m3_fpr_domain"}
         return {"eval32": "m3_eval32"}

@@ -17,12 +17,15 @@ M3_ARGS        = --gen-dir $(M3_GENERATED) --build $(M3_OUT) --vectors $(M3_VECT
 HELP_LINES += "  make m3              -- Cortex-M3 (QEMU): bit identity vs host, instructions/call, cycle model, binary scan: build/m3.json"
 HELP_LINES += "  make m3-quick        -- the same on few vectors and kernels ($(M3_QUICK_KERNELS)): build/m3/quick.json"
 
-# Variants of falcon_m3 (kernels/m3_variants/*.toml: the steps and the
-# truncation budgets of docs/m3.md), rendered into build/m3_variants/gen and
-# measured in one run next to facct_portable: build/m3_variants.json.
-M3_VARIANTS    := $(sort $(basename $(notdir $(wildcard kernels/m3_variants/*.toml))))
+# The steps to falcon_m3 (docs/m3.md): the first Cortex-M3 kernel
+# falcon_m3_v1 (form direct), its variants (kernels/m3_variants/*.toml: the
+# layouts and truncation budgets tried) and falcon_m3 (form mcu), rendered
+# into build/m3_variants/gen and measured in one run next to
+# facct_portable: build/m3_variants.json.
+M3_VARIANT_CONFIGS := kernels/falcon_m3_v1.toml $(sort $(wildcard kernels/m3_variants/*.toml)) kernels/falcon_m3.toml
+M3_VARIANTS    := $(basename $(notdir $(M3_VARIANT_CONFIGS)))
 M3_VARIANT_DIR := $(BUILD)/m3_variants
-HELP_LINES += "  make m3-variants     -- render kernels/m3_variants/*.toml and measure them on the M3: build/m3_variants.json"
+HELP_LINES += "  make m3-variants     -- render falcon_m3_v1, kernels/m3_variants/*.toml and falcon_m3, measure them on the M3: build/m3_variants.json"
 
 # The Cortex-M4 report: facct_m4 (the reference's M4 build, the baseline),
 # facct_portable and every kernel.  The quick run: the baseline, facct and
@@ -44,7 +47,7 @@ m3-quick:
 	$(PY) -m m3.report $(M3_ARGS) --quick --kernels "$(M3_QUICK_KERNELS)" --out $(M3_OUT)/quick.json
 
 m3-variants:
-	$(PY) -m gen render $(wildcard kernels/m3_variants/*.toml) --out $(M3_VARIANT_DIR)/gen --quiet
+	$(PY) -m gen render $(M3_VARIANT_CONFIGS) --out $(M3_VARIANT_DIR)/gen --quiet
 	$(PY) -m m3.report --gen-dir $(M3_VARIANT_DIR)/gen --build $(M3_VARIANT_DIR) --vectors $(M3_VECTORS) \
 	    --quick --kernels "$(M3_VARIANTS)" --out $(BUILD)/m3_variants.json
 

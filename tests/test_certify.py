@@ -150,13 +150,13 @@ class SollyaTest(unittest.TestCase):
     def test_facct(self) -> None:
         self._check_all("facct")
 
-    def test_falcon_m3_limb_products(self) -> None:
+    def test_falcon_m3_v1_limb_products(self) -> None:
         """A kernel whose truncated limb products Gappa does not model still
         has its polynomials checked; a const node lost from its graph is an
         error, not a silent zero coefficient."""
-        data = _sidecar("falcon_m3")
+        data = _sidecar("falcon_m3_v1")
         self.assertTrue(gappa.has_limb_products(data))
-        self._check_all("falcon_m3")
+        self._check_all("falcon_m3_v1")
         broken = copy.deepcopy(data)
         broken["nodes"] = [n for n in broken["nodes"] if not (n["kind"] == "const" and n["power"] == 2)]
         with self.assertRaisesRegex(sollya_check.CheckError, "expected 0..4"):

@@ -29,7 +29,7 @@ from gen.fold.design import LN2_DOWN, make_design
 from tests.helpers import GENERATED, KERNELS, ROOT, TempDirCase, mxcsr_flags, without_fma_rounding
 
 NAME = "falcon_x86_fast"
-CHECKER = ROOT / "tests" / "fold_model_check.c"
+CHECKER = ROOT / "tests" / "adaptor_entries.c"
 RANDOM_INPUTS = 8000
 SPECIAL_BITS = (0, 1 << 63, 1, 0x000FFFFFFFFFFFFF, 0x0010000000000000, 0x7FF0000000000000, 0x7FF0000000000001,
                 0xFFF8000000000000, 0xBFF0000000000000, double_bits(1.0), double_bits(1.0) - 1, double_bits(0.5),

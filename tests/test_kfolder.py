@@ -43,20 +43,29 @@ class ShippedFolders(unittest.TestCase):
             self.assertLessEqual(files, k.layout.written(), name)
             self.assertEqual([f for f in files if f.endswith(".h") and "/" not in f], [f"{name}.h"])
 
-    def test_bounds_and_facts_of_falcon_m3(self) -> None:
-        k = kfolder.load(GENERATED, "falcon_m3")
+    def test_bounds_and_facts_of_falcon_m3_v1(self) -> None:
+        k = kfolder.load(GENERATED, "falcon_m3_v1")
         self.assertEqual((k.word_bits, k.scale_bits, k.table_access), (64, 63, "direct"))
         self.assertEqual(k.table_bytes, 10240)
         # The sidecar's bounds against the header's own #defines (written by
         # another template from the same proof).
         text = k.header.read_text()
-        fpr = float(re.search(r"#define FALCON_M3_FPR_EXPM_P63_ERR_BOUND (\S+)", text).group(1))
-        expm = float(re.search(r"#define FALCON_M3_EXPM_P63_ERR_BOUND (\S+)", text).group(1))
+        fpr = float(re.search(r"#define FALCON_M3_V1_FPR_EXPM_P63_ERR_BOUND (\S+)", text).group(1))
+        expm = float(re.search(r"#define FALCON_M3_V1_EXPM_P63_ERR_BOUND (\S+)", text).group(1))
         self.assertEqual(k.fpr_bound_2p63, fpr)     # the adaptors' own bound
         self.assertEqual(k.expm_bound_2p63, expm)
         self.assertNotEqual(fpr, expm)
         self.assertAlmostEqual(k.headline_bound_log2 or 0.0, math.log2(fpr) - 63)
         self.assertFalse(k.uses_float)
+
+    def test_facts_of_falcon_m3(self) -> None:
+        """Form mcu: the Falcon adaptors only, a 2,848-byte secret-indexed table."""
+        k = kfolder.load(GENERATED, "falcon_m3")
+        self.assertEqual((k.form, k.fixed_point, k.table_access, k.table_bytes), ("mcu", False, "direct", 2848))
+        text = k.header.read_text()
+        fpr = float(re.search(r"#define FALCON_M3_FPR_EXPM_P63_ERR_BOUND (\S+)", text).group(1))
+        self.assertEqual(k.fpr_bound_2p63, fpr)
+        self.assertIsNone(k.expm_bound_2p63)
 
     def test_32_bit_kernel_is_judged_on_eval(self) -> None:
         k = kfolder.load(GENERATED, "paper_m3")
@@ -81,6 +90,7 @@ class ShippedFolders(unittest.TestCase):
         # The Cortex-M tools' selection: the kernels that need neither
         # unsigned __int128 nor binary64 code nor an x86 extension.
         self.assertTrue(kfolder.load(GENERATED, "falcon_m3").for_32bit_cores)
+        self.assertTrue(kfolder.load(GENERATED, "falcon_m3_v1").for_32bit_cores)
         self.assertTrue(kfolder.load(GENERATED, "paper_m3").for_32bit_cores)
         for name in ("falcon_x86", "falcon_x86_batch"):
             self.assertFalse(kfolder.load(GENERATED, name).for_32bit_cores, name)

@@ -3,12 +3,12 @@
 * The loss bound of a truncated product, checked exhaustively on small limb
   widths against the exact model, with a deliberately under-counted bound
   (the floors of the accumulators left out) that the same check must catch.
-* falcon_m3 (multiplier = "truncated", mixed 32/64-bit steps): the generator's
-  exact model against the compiled C of generated/falcon_m3, bit for bit, on
+* falcon_m3_v1 (multiplier = "truncated", mixed 32/64-bit steps): the generator's
+  exact model against the compiled C of generated/falcon_m3_v1, bit for bit, on
   random inputs, through _core, _eval, _expm_p63 and the Falcon adaptor; a
   model with one more partial product skipped must disagree with the C.
 * The Falcon-domain adaptor of such kernels stays inside its table, padded
-  (falcon_m3) or clamped (a small kernel rendered for the test), under
+  (falcon_m3_v1) or clamped (a small kernel rendered for the test), under
   AddressSanitizer, with a cut-table control.
 * The per-kernel product helpers of runtime/fxp.h against exact products,
   and the configs of the `multiplier` key.
@@ -113,7 +113,7 @@ def _q64(bits: int) -> int:
 PROGRAM = r"""
 #include <stdio.h>
 #include <stdlib.h>
-#include "falcon_m3.h"
+#include "falcon_m3_v1.h"
 int main(int argc, char **argv)
 {
     char line[128];
@@ -122,9 +122,9 @@ int main(int argc, char **argv)
         unsigned long long a, b;
         if (sscanf(line, "%llx %llx", &a, &b) != 2) return 2;
         printf("%016llx %016llx %016llx %016llx\n",
-               (unsigned long long)falcon_m3_core(a), (unsigned long long)falcon_m3_eval(a),
-               (unsigned long long)falcon_m3_expm_p63(a, b),
-               (unsigned long long)falcon_m3_fpr_expm_p63(a, b));
+               (unsigned long long)falcon_m3_v1_core(a), (unsigned long long)falcon_m3_v1_eval(a),
+               (unsigned long long)falcon_m3_v1_expm_p63(a, b),
+               (unsigned long long)falcon_m3_v1_fpr_expm_p63(a, b));
     }
     return 0;
 }
@@ -134,7 +134,7 @@ int main(int argc, char **argv)
 class FalconM3ModelTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls) -> None:
-        cls.k = shipped_kernel("falcon_m3")
+        cls.k = shipped_kernel("falcon_m3_v1")
         rng = random.Random(7)
         cls.cases = []
         for _ in range(3000):
@@ -148,7 +148,7 @@ class FalconM3ModelTest(unittest.TestCase):
             src = Path(tmp) / "p.c"
             src.write_text(PROGRAM)
             exe = Path(tmp) / "p"
-            subprocess.run(["gcc", "-O2", "-Wall", "-Wextra", "-Werror", f"-I{GENERATED / 'falcon_m3'}",
+            subprocess.run(["gcc", "-O2", "-Wall", "-Wextra", "-Werror", f"-I{GENERATED / 'falcon_m3_v1'}",
                             str(src), "-o", str(exe)], check=True)
             out = subprocess.run([str(exe)], input=lines, capture_output=True, text=True, check=True)
         cls.outputs = [tuple(int(t, 16) for t in line.split()) for line in out.stdout.splitlines()]
@@ -211,9 +211,9 @@ class FalconM3ModelTest(unittest.TestCase):
         self.assertLessEqual(self.k.expm_bound_2p63, 1024)          # 2^-53 absolute
         self.assertTrue(any(nd.narrow for nd in self.k.qz.scheme.nodes))
         self.assertIsNotNone(self.k.final_plan)
-        header = (GENERATED / "falcon_m3" / "falcon_m3.h").read_text()
+        header = (GENERATED / "falcon_m3_v1" / "falcon_m3_v1.h").read_text()
         self.assertIn("uint32_t y3", header)                         # a 32-bit Horner step
-        self.assertNotIn("fxp_mulhi64(", header.split("falcon_m3_core(")[1].split("falcon_m3_eval(")[0])
+        self.assertNotIn("fxp_mulhi64(", header.split("falcon_m3_v1_core(")[1].split("falcon_m3_v1_eval(")[0])
 
 
 HELPERS = r"""
@@ -257,8 +257,8 @@ class MultiplierHelpersTest(unittest.TestCase):
             self.assertEqual(cemit.mulhi_name(key, 64) + "(", helper)
         self.assertEqual(base.multiplier, "auto")
         self.assertNotIn("multiplier", base.parameters())   # default kernels' banners unchanged
-        header = (GENERATED / "falcon_m3" / "falcon_m3.h").read_text()
-        self.assertIn('section(".data.falcon_m3_coeffs")', header)   # table_placement = "sram"
+        header = (GENERATED / "falcon_m3_v1" / "falcon_m3_v1.h").read_text()
+        self.assertIn('section(".data.falcon_m3_v1_coeffs")', header)   # table_placement = "sram"
 
 
 PAD_PROBE = r"""
@@ -297,17 +297,17 @@ bits = 3
 
 class DomainAdaptorTableTest(unittest.TestCase):
     """The Falcon-domain adaptor of a kernel that takes ccs by its
-    significand never reads outside its table: with pad_table (falcon_m3:
+    significand never reads outside its table: with pad_table (falcon_m3_v1:
     a row for each of the 256 values of its index, the rows past the
     segments repeating the last one) it needs no clamp, without it the
     kernel's core clamps the index.  Out-of-domain inputs run clean under AddressSanitizer
-    and in-domain ones agree with _fpr_expm_p63.  Control: falcon_m3's
+    and in-domain ones agree with _fpr_expm_p63.  Control: falcon_m3_v1's
     program with the table cut to its segment rows makes AddressSanitizer
     report the read past its end, so the clean runs are not blind."""
 
     C_BITS = 0x3FE6666666666666   # ccs = 0.7
     X_INSIDE = (0, 0x3C00000000000000, 0x3FB999999999999A, 0x3FE0000000000000, 0x3FE62E42FEFA39EF)
-    # 178/256 (for falcon_m3 the first index past the segments: the row just
+    # 178/256 (for falcon_m3_v1 the first index past the segments: the row just
     # past the end of a cut table, inside AddressSanitizer's red zone), 0.75
     # (the same for the small kernel's 6 segments), 1.5, the double below 1,
     # a NaN, -inf and -0.5.
@@ -332,10 +332,10 @@ class DomainAdaptorTableTest(unittest.TestCase):
             domain, full = done.stdout.split()
             self.assertEqual(domain, full, f"{tag} x={x:016x}")
 
-    def test_falcon_m3_padded(self) -> None:
-        meta = kfolder.load(GENERATED, "falcon_m3").sidecar
+    def test_falcon_m3_v1_padded(self) -> None:
+        meta = kfolder.load(GENERATED, "falcon_m3_v1").sidecar
         self.assertEqual((meta["segments"], meta["table_rows"], meta["table_bytes"]), (178, 256, 256 * 5 * 8))
-        header = (GENERATED / "falcon_m3" / "falcon_m3.h").read_text()
+        header = (GENERATED / "falcon_m3_v1" / "falcon_m3_v1.h").read_text()
         lines = header.splitlines()
         rows = [i for i, line in enumerate(lines) if line.startswith("    { UINT64_C(")]
         self.assertEqual(len(rows), 256)
@@ -343,12 +343,12 @@ class DomainAdaptorTableTest(unittest.TestCase):
         self.assertNotEqual(lines[rows[176]], lines[rows[177]])
         with tempfile.TemporaryDirectory() as tmp:
             folder = Path(tmp)
-            (folder / "falcon_m3.h").write_text(header)
-            self._check(self._build(folder, "falcon_m3"), "falcon_m3")
+            (folder / "falcon_m3_v1.h").write_text(header)
+            self._check(self._build(folder, "falcon_m3_v1"), "falcon_m3_v1")
             cut = "\n".join(lines[:rows[178]] + lines[rows[-1] + 1:])
-            cut = cut.replace("falcon_m3_coeffs[256]", "falcon_m3_coeffs[178]")
-            (folder / "falcon_m3.h").write_text(cut + "\n")
-            done = subprocess.run([str(self._build(folder, "falcon_m3")), f"{self.X_OUTSIDE[0]:x}",
+            cut = cut.replace("falcon_m3_v1_coeffs[256]", "falcon_m3_v1_coeffs[178]")
+            (folder / "falcon_m3_v1.h").write_text(cut + "\n")
+            done = subprocess.run([str(self._build(folder, "falcon_m3_v1")), f"{self.X_OUTSIDE[0]:x}",
                                    f"{self.C_BITS:x}"], capture_output=True, text=True)
             self.assertNotEqual(done.returncode, 0)
             self.assertIn("global-buffer-overflow", done.stderr)

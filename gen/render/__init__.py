@@ -27,9 +27,10 @@ from .. import cemit, falcon, fingerprint
 from ..config import KernelConfig
 from ..eft import EftKernel
 from ..fold import FoldKernel
+from ..mcu import McuKernel
 from ..head_kernel import HeadKernel
 from ..kernel import Kernel
-from . import banner, eft, fold, head, lean
+from . import banner, eft, fold, head, lean, mcu
 from .context import context
 from .runtime import rename, runtime_for
 from .sidecar import sidecar
@@ -49,11 +50,14 @@ def _environment() -> jinja2.Environment:
     return env
 
 
-def _body(env: jinja2.Environment, k: "Kernel | HeadKernel | EftKernel | FoldKernel", ctx: dict) -> str:
+def _body(env: jinja2.Environment, k: "Kernel | HeadKernel | EftKernel | FoldKernel | McuKernel", ctx: dict) -> str:
     """The header's C with every comment, banner excepted."""
     if isinstance(k, EftKernel):
         # Form eft: its constants, kernel, adaptors and batch forms are one template.
         parts = {"table": "", "kernel": env.get_template("eft.h.j2").render(**ctx), "adaptors": ""}
+    elif isinstance(k, McuKernel):
+        # Form mcu likewise: its table, kernel and adaptors are one template.
+        parts = {"table": "", "kernel": env.get_template("mcu.h.j2").render(**ctx), "adaptors": ""}
     elif isinstance(k, FoldKernel):
         # Form fold likewise: no table, the kernel is its Falcon adaptors.
         parts = {"table": "", "kernel": env.get_template("fold.h.j2").render(**ctx), "adaptors": ""}
@@ -77,12 +81,15 @@ def _banner(lines: list[str]) -> str:
     return "/* " + lines[0] + "\n" + "".join(f" * {line}".rstrip() + "\n" for line in lines[1:]) + " */\n"
 
 
-def render(k: "Kernel | HeadKernel | EftKernel | FoldKernel", out_dir: str) -> dict[str, str]:
+def render(k: "Kernel | HeadKernel | EftKernel | FoldKernel | McuKernel", out_dir: str) -> dict[str, str]:
     """Path relative to the kernel folder -> content, for kernel k rendered
     into ``out_dir`` (which only the regeneration command mentions)."""
     env = _environment()
     is_head, is_eft, is_fold = isinstance(k, HeadKernel), isinstance(k, EftKernel), isinstance(k, FoldKernel)
-    if is_eft:
+    is_mcu = isinstance(k, McuKernel)
+    if is_mcu:
+        ctx, banners = mcu.context(k, out_dir), (mcu.banner_lines(k, out_dir), mcu.detail_lines(k, out_dir))
+    elif is_eft:
         ctx, banners = eft.context(k, out_dir), (eft.banner_lines(k, out_dir), eft.detail_lines(k, out_dir))
     elif is_fold:
         ctx, banners = fold.context(k, out_dir), (fold.banner_lines(k, out_dir), fold.detail_lines(k, out_dir))
@@ -93,7 +100,7 @@ def render(k: "Kernel | HeadKernel | EftKernel | FoldKernel", out_dir: str) -> d
     ctx |= {"content_hash": _HASH_PLACEHOLDER}
     layout = kfolder.layout(k.cfg.name)
     body = _body(env, k, ctx)
-    data = (eft.sidecar(k, ctx) if is_eft else fold.sidecar(k, ctx) if is_fold
+    data = (mcu.sidecar(k, ctx) if is_mcu else eft.sidecar(k, ctx) if is_eft else fold.sidecar(k, ctx) if is_fold
             else head.sidecar(k, ctx) if is_head else sidecar(k, ctx))
     # The content hash names what this render computed (the regeneration
     # command, which names the output folder, aside): the same in the
@@ -111,9 +118,9 @@ def render(k: "Kernel | HeadKernel | EftKernel | FoldKernel", out_dir: str) -> d
     # none for kernels with truncated limb products, which it does not model.
     # (Form head: certify/gappa_head.py writes one script per claim from the
     # sidecar, as one script holding them all takes Gappa far longer.)
-    # (Forms eft and fold: no polynomial evaluation of this kind; their proofs
-    # are gen/eft/proof.py and gen/fold/proof.py.)
-    if not is_head and not is_eft and not is_fold and not gappa_script.has_limb_products(data):
+    # (Forms eft, fold and mcu: no polynomial evaluation of this kind; their proofs
+    # are gen/eft/proof.py, gen/fold/proof.py and gen/mcu/proof.py.)
+    if not is_head and not is_eft and not is_fold and not is_mcu and not gappa_script.has_limb_products(data):
         files[layout.gappa_script] = gappa_script.render_script(data, source=layout.sidecar_name)
     return files
 

@@ -6,7 +6,8 @@ script, not the generator, states the kernel's arithmetic), assembled from
   per row, p_j with the coefficients exactly as proto.h reads them
   (rotated a3, a5 packed in a4's word, the bias included), by mpmath
   interval arithmetic on 256 pieces per row, exp's Taylor series to degree
-  12 and its remainder bounded;
+  12 and its remainder bounded (gen/mcu/proof.py's approximation: the
+  generator's form mcu, which now emits this design, proves the same term);
 * L5..L1, the truncation loss of each Horner product: t times the computed
   y, minus what the kernel keeps of it (the partial products of the
   15-bit limbs it skips, the low bits its limbs leave out, the floors of
@@ -36,11 +37,10 @@ import sys
 from fractions import Fraction as F
 from pathlib import Path
 
-from mpmath import iv
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
-from gen.exact import fraction_to_interval, interval_to_fractions   # noqa: E402
+from gen.mcu.proof import approximation   # noqa: E402  (the generator's form mcu proves the same layout)
 W15 = 2 ** 15 - 1
 # t = T1 2^-15 + T2 2^-30 + T3 2^-45 + T4 2^-60, T4 = 8 b (12 bits of z)
 # The largest top limbs the loss bounds assume (row_bound checks them): y3's and y2's whole high
@@ -73,33 +73,6 @@ def skipped(y_parts: list[tuple[int, F]], kept: set[tuple[int, int]],
             if (i, k) not in kept:
                 out += xm * ym * xw * yw
     return out
-
-
-def approximation(j: int, a: list[F]) -> tuple[F, F]:
-    """[min, max] of p_j(T) - exp(-(j + T)/128) over T in [0, 1]."""
-    iv.prec = 200
-    e0 = iv.exp(-iv.mpf(j) / 128)
-    terms = 13
-    p = [a[0], -a[1], a[2], -a[3], a[4], -a[5]]
-    diff, fact = [], iv.mpf(1)
-    for n in range(terms):
-        if n:
-            fact *= n
-        c = fraction_to_interval(p[n]) if n < 6 else iv.mpf(0)
-        diff.append(c - e0 * (-1) ** n / (iv.mpf(128) ** n * fact))
-    # The series' tail for 0 <= T <= 1: below twice its first term (each term is 1/1792 of the last, or less).
-    rem = 2 * e0 / (iv.mpf(128) ** terms * fact * terms)
-    lo = hi = None
-    pieces = 256
-    for i in range(pieces):
-        t = iv.mpf([fraction_to_interval(F(i, pieces)).a, fraction_to_interval(F(i + 1, pieces)).b])
-        q = iv.mpf(0)
-        for c in reversed(diff):
-            q = q * t + c
-        qlo, qhi = interval_to_fractions(q + iv.mpf([-1, 1]) * rem)
-        lo = qlo if lo is None else min(lo, qlo)
-        hi = qhi if hi is None else max(hi, qhi)
-    return lo, hi
 
 
 def step_losses(a: list[F]) -> dict[str, F]:

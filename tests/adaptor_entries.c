@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* tests/fold_model_check.c -- prints, for each pair of bit patterns (x, ccs)
- * read from stdin, what the Falcon entries of a form = "fold" kernel return:
+/* tests/adaptor_entries.c -- prints, for each pair of bit patterns (x, ccs)
+ * read from stdin, what the Falcon entries of a kernel return:
  * _fpr_expm_p63 and _native (every edge rule), _domain_bits and _domain.
- * tests/test_fold.py compares the lines with gen/fold/model.py, the kernel
- * run in Python.  Build with -DKHEADER='"<name>.h"' -DKNAME=<name> -mfma. */
+ * tests/test_fold.py and tests/test_mcu.py compare the lines with the
+ * forms' Python models (gen/fold/model.py, gen/mcu/model.py).  Build with
+ * -DKHEADER='"<name>.h"' -DKNAME=<name> (and the kernel's cflags). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
