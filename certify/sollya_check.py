@@ -84,6 +84,12 @@ def polynomial(sidecar: dict[str, Any], index: int) -> list[Fraction]:
         if len(coeffs) != degree + 1:
             raise CheckError(f"form {form}: {len(coeffs)} polynomial coefficients for degree {degree}")
         return coeffs
+    if form == "mcu":
+        # One polynomial per row in T = v (gen/render/mcu.py): the coefficients as the kernel reads them.
+        coeffs = [Fraction(c) for c in sidecar["mcu"]["polynomials"][index]]
+        if len(coeffs) != degree + 1:
+            raise CheckError(f"form mcu: row {index}: {len(coeffs)} coefficients for degree {degree}")
+        return coeffs
     if not gappa.has_limb_products(sidecar):
         gappa.segments(sidecar)  # validates the graph and the coefficients
     ks = [int(k) for k in sidecar["segment_list"][index]["coefficients"]]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 import subprocess
+import unittest
 from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
@@ -243,3 +244,21 @@ class Config(TempDirCase):
         cfg = self.load(self.BASE + "max_abs_error_log2 = -58\nbias_samples = 0\n")
         with self.assertRaisesRegex(GenError, "max_abs_error_log2: the proven bound"):
             kernel.build(cfg)
+
+
+class SollyaCrossCheck(unittest.TestCase):
+    """Sollya's supnorm encloses sup |p - f| of a row's polynomial as the
+    sidecar states it (certify/sollya_check.py, as `make certify-sollya`
+    runs it on every row): the generator's approximation bound must lie at
+    or above Sollya's lower end and within 1 % of its upper end.  Control:
+    a row's a0 moved by 2^-58 has an error the claimed bound does not cover."""
+
+    def test_rows_are_sound_and_tight_and_a_moved_row_is_caught(self) -> None:
+        from certify import sollya_check
+        data = kfolder.load(GENERATED, NAME).sidecar
+        results = sollya_check.check(data, [0, 44, 88])
+        self.assertTrue(all(r.sound and r.tight for r in results), results)
+        broken = sollya_check.polynomial(data, 44)
+        broken[0] += Fraction(1, 2 ** 58)
+        (bad,) = sollya_check.check(data, [44], {44: broken})
+        self.assertFalse(bad.sound)

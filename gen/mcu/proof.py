@@ -7,7 +7,9 @@ Per row j it assembles:
 * A, the approximation: the range of p_j(T) - exp(-(j + T) 2^-7) over
   T in [0, 1], p_j with its coefficients exactly as the kernel reads them
   (rotated a3, a5 packed in a4's word, the bias included), by mpmath
-  interval arithmetic on APPROX_PIECES pieces, exp's Taylor series to
+  interval arithmetic on APPROX_PIECES pieces (the centred form: the
+  value at the piece's middle plus the derivative's range times the
+  half-width), exp's Taylor series to
   degree TAYLOR_TERMS - 1 around the row's start and its remainder
   bounded by twice its first term;
 * L, the loss of each product (gen/mcu/design.py): the partial products
@@ -109,12 +111,21 @@ def approximation(j: int, a: list[F]) -> tuple[F, F]:
             diff.append(c - e0 * (-1) ** n / (h ** n * fact))
         # The series' tail for 0 <= T <= 1: below twice its first term (each term is at most 1/(2^7 14) of the last).
         rem = 2 * e0 / (h ** TAYLOR_TERMS * fact * TAYLOR_TERMS)
+        # The centred form on each piece: q(m) + q'(t) (t - m), q' by Horner over the whole piece.
+        # (Horner of q itself over the piece loses about |q'| times its width: the coefficients of
+        # p - f are far larger than their sum, and the bound came out up to twice Sollya's.)
+        deriv = [n * c for n, c in enumerate(diff)][1:]
+        half = fraction_to_interval(F(1, 2 * APPROX_PIECES))
         lo = hi = None
         for i in range(APPROX_PIECES):
             t = iv.mpf([fraction_to_interval(F(i, APPROX_PIECES)).a, fraction_to_interval(F(i + 1, APPROX_PIECES)).b])
-            q = iv.mpf(0)
+            m = fraction_to_interval(F(2 * i + 1, 2 * APPROX_PIECES))
+            q, dq = iv.mpf(0), iv.mpf(0)
             for c in reversed(diff):
-                q = q * t + c
+                q = q * m + c
+            for c in reversed(deriv):
+                dq = dq * t + c
+            q += dq * iv.mpf([-half.b, half.b])
             qlo, qhi = interval_to_fractions(q + iv.mpf([-1, 1]) * rem)
             lo = qlo if lo is None else min(lo, qlo)
             hi = qhi if hi is None else max(hi, qhi)

@@ -12,11 +12,12 @@ from the same columns; tests/test_mcu.py holds the C to it bit for bit.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 from .. import cemit, fingerprint
 from ..mcu import McuKernel
-from ..mcu.design import M_LIMBS, ROW_WORDS, ROWS, SEGMENT_BITS, STEPS, T_LIMBS, Column, Step, log2_exact
+from ..mcu.design import M_LIMBS, ROW_WORDS, ROWS, SEGMENT_BITS, STEPS, T_BITS, T_LIMBS, Column, Step, log2_exact
 from ..mcu.fit import BIAS_SEED, FIT_NODES
 from ..mcu.model import K_CCS, K_X, LN2_DOWN_BITS
 from ..mcu.proof import APPROX_PIECES, S63
@@ -180,5 +181,18 @@ def sidecar(k: McuKernel, ctx: dict[str, Any]) -> dict[str, Any]:
                 "terms": [{"name": n, "bound": cemit.round_up(v), "exact": f"{v.numerator}/{v.denominator}"}
                           for n, v in proof.terms()],
                 "column_maxima": [list(m) for m in proof.column_maxima],
-                "table": [list(row.words) for row in k.rows]},
+                "table": [list(row.words) for row in k.rows],
+                # p_j(T) = a0 - a1 T + a2 T^2 - ... as the kernel reads the row, for certify/sollya_check.py.
+                "polynomials": [[_exact(c * (-1) ** n) for n, c in enumerate(row.values())] for row in k.rows]},
+        # Row j as a segment of z = x 2^64 (T = the low 57 bits, v = T 2^7 / 2^64 = T), with its proven
+        # |p - f|, which Sollya cross-checks (make certify-sollya).
+        "index": {"kind": "pow2", "pow2_shift": T_BITS, "pre_shift": SEGMENT_BITS},
+        "segment_list": [{"index": j, "z_first": str(j << T_BITS), "z_last": str(((j + 1) << T_BITS) - 1),
+                          "t_max": str((1 << T_BITS) - 1),
+                          "approx_bound": float(cemit.round_up(max(-r.approx[0], r.approx[1])))}
+                         for j, r in enumerate(proof.rows)],
     }
+
+
+def _exact(q: Fraction) -> str:
+    return f"{q.numerator}/{q.denominator}"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: CC0-1.0
- * falcon_m3.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 5746e39831002018) from
+ * falcon_m3.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 107f3a66653fb1bd) from
  * kernels/falcon_m3.toml (sha256 da51aff2c07f713b4b844ad01ab294b2bdc6a05d377a019ab2b63423e9c0bab4); regenerate in the project root with:
  *     python3 -m gen render kernels/falcon_m3.toml --out generated
  * Parameters other than the defaults: scale_bits = 63, degree = 5,
@@ -7,9 +7,9 @@
  *     columns = [1, 2, 3, 3, 4, 4], bias_samples = 1000
  * Proven bound (interval arithmetic and exact limb-loss bounds, gen/mcu/proof.py; terms: provenance/),
  * f(x) = exp(-x):
- *     |falcon_m3_fpr_expm_p63*(x, ccs) - ccs exp(-x) 2^63| <= 183.110 units of 2^-63, x in [0, ln 2), ccs in [0, 1]
+ *     |falcon_m3_fpr_expm_p63*(x, ccs) - ccs exp(-x) 2^63| <= 156.081 units of 2^-63, x in [0, ln 2), ccs in [0, 1]
  */
-#if defined(FALCON_M3_CONTENT_HASH) && FALCON_M3_CONTENT_HASH != 0x0c97b644c09f0776u
+#if defined(FALCON_M3_CONTENT_HASH) && FALCON_M3_CONTENT_HASH != 0x2c41274be69967a2u
 #error "falcon_m3.h: another render of this kernel was included before this one"
 #endif
 #ifndef FALCON_M3_H
@@ -17,7 +17,7 @@
 
 #include <stdint.h>
 
-#define FALCON_M3_CONTENT_HASH 0x0c97b644c09f0776u
+#define FALCON_M3_CONTENT_HASH 0x2c41274be69967a2u
 
 /**
  * falcon_m3_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns (Falcon's fpr),
@@ -39,7 +39,7 @@
 
 #include <string.h>
 
-#define FALCON_M3_FPR_EXPM_P63_ERR_BOUND 183.110
+#define FALCON_M3_FPR_EXPM_P63_ERR_BOUND 156.081
 #define FALCON_M3_SEGMENTS 89
 #define FALCON_M3_DEGREE 5
 #define FALCON_M3_TABLE_BYTES 2848

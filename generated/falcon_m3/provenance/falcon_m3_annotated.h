@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: CC0-1.0
- * falcon_m3.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 5746e39831002018) from
+ * falcon_m3.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 107f3a66653fb1bd) from
  * kernels/falcon_m3.toml (sha256 da51aff2c07f713b4b844ad01ab294b2bdc6a05d377a019ab2b63423e9c0bab4); regenerate in the project root with:
  *     python3 -m gen render kernels/falcon_m3.toml --out generated
  * Parameters other than the defaults: scale_bits = 63, degree = 5,
@@ -7,7 +7,7 @@
  *     columns = [1, 2, 3, 3, 4, 4], bias_samples = 1000
  * Proven bound (interval arithmetic and exact limb-loss bounds, gen/mcu/proof.py; terms: provenance/),
  * f(x) = exp(-x):
- *     |falcon_m3_fpr_expm_p63*(x, ccs) - ccs exp(-x) 2^63| <= 183.110 units of 2^-63, x in [0, ln 2), ccs in [0, 1]
+ *     |falcon_m3_fpr_expm_p63*(x, ccs) - ccs exp(-x) 2^63| <= 156.081 units of 2^-63, x in [0, ln 2), ccs in [0, 1]
  * Description: Cortex-M3 kernel: 89 segments x degree 5, 15-bit-limb MUL/MLA products, 2848-byte table
  *
  * Parameters:
@@ -29,9 +29,9 @@
  *     a1 offsets 1174 496 679 675 752 923 610 644 426 933 521 605 316 644 675 683 679 437 312 132 638 952 404 224 310 710 512 299 215 365 828 645 817 731 85 241 513 620 636 289 298 562 679 246 348 633 687 657 461 312 195 122 184 334 313 361 540 49 447 202 -1 -83 0 414 485 384 519 371 180 -130 125 270 349 240 164 76 32 321 171 221 3 -131 -231 4 -208 249 -84 224 261
  *   product plan (columns kept: y4, y3, y2, y1, y0, ccs): 1, 2, 3, 3, 4, 4
  *   table: 2848 bytes
- *   result - exact in [-183.1099, 112.1641] units of 2^-63 (ccs >= 2^-63; below 2 for smaller ccs)
+ *   result - exact in [-156.0806, 97.9226] units of 2^-63 (ccs >= 2^-63; below 2 for smaller ccs)
  *   largest term over the rows, units of 2^-63:
- *     55.1784  approximation |p - f| (interval arithmetic, 256 pieces per row)
+ *     28.7758  approximation |p - f| (interval arithmetic, 256 pieces per row)
  *     68.5001  loss of the y4 product
  *     4.49994  loss of the y3 product
  *     2.14843  loss of the y2 product
@@ -40,12 +40,12 @@
  *     75.9361  loss of the ccs product
  *     0.500001  conversion of x (z = floor(x 2^64))
  *     1.00001  final shift's floor
- *     183.110  total (assembled per row)
+ *     156.081  total (assembled per row)
  */
 /* Two different renders of this kernel in one translation unit (another
  * copy of the header earlier on the include path) stop the build here:
  * the include guard alone would silently keep the first. */
-#if defined(FALCON_M3_CONTENT_HASH) && FALCON_M3_CONTENT_HASH != 0x0c97b644c09f0776u
+#if defined(FALCON_M3_CONTENT_HASH) && FALCON_M3_CONTENT_HASH != 0x2c41274be69967a2u
 #error "falcon_m3.h: another render of this kernel was included before this one"
 #endif
 #ifndef FALCON_M3_H
@@ -54,7 +54,7 @@
 #include <stdint.h>
 
 /* Names the render that wrote this header (the sidecar in provenance/ carries the same). */
-#define FALCON_M3_CONTENT_HASH 0x0c97b644c09f0776u
+#define FALCON_M3_CONTENT_HASH 0x2c41274be69967a2u
 
 /**
  * falcon_m3_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns (Falcon's fpr),
@@ -76,7 +76,7 @@
 
 #include <string.h>
 
-#define FALCON_M3_FPR_EXPM_P63_ERR_BOUND 183.110
+#define FALCON_M3_FPR_EXPM_P63_ERR_BOUND 156.081
 #define FALCON_M3_SEGMENTS 89
 #define FALCON_M3_DEGREE 5
 #define FALCON_M3_TABLE_BYTES 2848
@@ -109,183 +109,183 @@
 extern const uint32_t falcon_m3_coeffs[89 * 8];
 #ifndef FALCON_M3_TABLE_EXTERN
 const uint32_t falcon_m3_coeffs[89 * 8] FALCON_M3_TABLE_SECTION = {
-    /* row 0: proven |p - f| <= 55.1784 */
+    /* row 0: proven |p - f| <= 28.1491 */
     0xffffffffu, 0x3fffffffu, 0xffffefd1u, 0x3fffffffu, 0xfffffd8bu, 0x00007fffu, 0x554ad555u, 0xaaaa5c40u,
-    /* row 1: proven |p - f| <= 36.4984 */
+    /* row 1: proven |p - f| <= 23.3479 */
     0xd54449fau, 0x3f807faau, 0xd5441ebdu, 0x3f807faau, 0xff55a833u, 0x00007f00u, 0x54dbd4abu, 0xa9566c38u,
-    /* row 2: proven |p - f| <= 38.4632 */
+    /* row 2: proven |p - f| <= 21.5056 */
     0xfddf492cu, 0x3f01fd57u, 0xfddf1946u, 0x3f01fd57u, 0xfaaff87bu, 0x00007e03u, 0xa7145402u, 0xa804fc2fu,
-    /* row 3: proven |p - f| <= 36.0541 */
+    /* row 3: proven |p - f| <= 23.8329 */
     0x6fdcf22fu, 0x3e84770du, 0x6fdcc051u, 0x3e84770du, 0xee1adcc1u, 0x00007d08u, 0x495d535bu, 0xa6b64c27u,
-    /* row 4: proven |p - f| <= 29.8304 */
+    /* row 4: proven |p - f| <= 24.8299 */
     0x116baf2fu, 0x3e07ead5u, 0x116bbe25u, 0x3e07ead5u, 0xd5aa228cu, 0x00007c0fu, 0x391752b5u, 0xa56a3c1fu,
-    /* row 5: proven |p - f| <= 36.9259 */
+    /* row 5: proven |p - f| <= 27.1024 */
     0xb103f5fdu, 0x3d8c56bcu, 0xb103fbb9u, 0x3d8c56bcu, 0xad79602fu, 0x00007b18u, 0x739bd210u, 0xa4209416u,
-    /* row 6: proven |p - f| <= 39.7173 */
+    /* row 6: proven |p - f| <= 22.0814 */
     0xfd9f7f6cu, 0x3d11b8d5u, 0xfd9f5873u, 0x3d11b8d5u, 0x71abf83cu, 0x00007a23u, 0xf667516cu, 0xa2d99c0eu,
-    /* row 7: proven |p - f| <= 41.0504 */
+    /* row 7: proven |p - f| <= 21.6316 */
     0x7f0000aeu, 0x3c980f36u, 0x7efff396u, 0x3c980f36u, 0x1e6cfc2du, 0x00007930u, 0xbeea50cau, 0xa1953406u,
-    /* row 8: proven |p - f| <= 42.0530 */
+    /* row 8: proven |p - f| <= 20.4107 */
     0x8e0547a6u, 0x3c1f57f7u, 0x8e053633u, 0x3c1f57f7u, 0xafef1a1au, 0x0000783eu, 0xca965029u, 0xa0534bfeu,
-    /* row 9: proven |p - f| <= 32.8482 */
+    /* row 9: proven |p - f| <= 28.7758 */
     0x4d129c09u, 0x3ba79136u, 0x4d12a99du, 0x3ba79136u, 0x226c98d1u, 0x0000774fu, 0x16ea4f8au, 0x9f13e3f6u,
-    /* row 10: proven |p - f| <= 43.8438 */
+    /* row 10: proven |p - f| <= 20.9998 */
     0xa0834639u, 0x3b30b913u, 0xa08322d7u, 0x3b30b913u, 0x72273e52u, 0x00007661u, 0xa164ceebu, 0x9dd6f3eeu,
-    /* row 11: proven |p - f| <= 43.4340 */
+    /* row 11: proven |p - f| <= 20.1225 */
     0x272e1e73u, 0x3abacdb4u, 0x272e0a71u, 0x3abacdb4u, 0x9b684be5u, 0x00007575u, 0x678fce4eu, 0x9c9c7be6u,
-    /* row 12: proven |p - f| <= 35.9751 */
+    /* row 12: proven |p - f| <= 22.0645 */
     0x32f8056du, 0x3a45cd40u, 0x32f7dc93u, 0x3a45cd40u, 0x9a8063c8u, 0x0000748bu, 0x66f8cdb2u, 0x9b6493dfu,
-    /* row 13: proven |p - f| <= 35.8580 */
+    /* row 13: proven |p - f| <= 23.8931 */
     0xc17529a8u, 0x39d1b5e3u, 0xc174f8f7u, 0x39d1b5e3u, 0x6bc77fc9u, 0x000073a3u, 0x9d254d17u, 0x9a2ef3d7u,
-    /* row 14: proven |p - f| <= 37.5167 */
+    /* row 14: proven |p - f| <= 24.5725 */
     0x7498fb2du, 0x395e85ceu, 0x7498c03bu, 0x395e85ceu, 0x0b9ce52eu, 0x000072bdu, 0x07b0cc7eu, 0x98fbbbcfu,
-    /* row 15: proven |p - f| <= 27.1783 */
+    /* row 15: proven |p - f| <= 25.9256 */
     0x8b74b10cu, 0x38ec3b33u, 0x8b74cffbu, 0x38ec3b33u, 0x76671701u, 0x000071d8u, 0xa4404be5u, 0x97cb13c8u,
-    /* row 16: proven |p - f| <= 35.0315 */
+    /* row 16: proven |p - f| <= 22.7739 */
     0xdb044316u, 0x387ad449u, 0xdb040c37u, 0x387ad449u, 0xa893b27eu, 0x000070f5u, 0x7056cb4eu, 0x969c93c0u,
-    /* row 17: proven |p - f| <= 33.6326 */
+    /* row 17: proven |p - f| <= 20.6833 */
     0xc709bba6u, 0x380a4f4bu, 0xc709a7f8u, 0x380a4f4bu, 0x9e978c8fu, 0x00007014u, 0x69b3cab8u, 0x95709bb9u,
-    /* row 18: proven |p - f| <= 42.6996 */
+    /* row 18: proven |p - f| <= 23.2126 */
     0x3af6c408u, 0x379aaa77u, 0x3af67f54u, 0x379aaa77u, 0x54ee71f6u, 0x00006f35u, 0x8de7ca23u, 0x9446cbb1u,
-    /* row 19: proven |p - f| <= 38.7253 */
+    /* row 19: proven |p - f| <= 21.4736 */
     0xa2e4501fu, 0x372be40du, 0xa2e4165du, 0x372be40du, 0xc81b42c3u, 0x00006e57u, 0xdab3498fu, 0x931f73aau,
-    /* row 20: proven |p - f| <= 27.2255 */
+    /* row 20: proven |p - f| <= 23.3129 */
     0xe4984c5bu, 0x36bdfa53u, 0xe4986183u, 0x36bdfa53u, 0xf4a7c933u, 0x00006d7bu, 0x4dc148fdu, 0x91fa6ba3u,
-    /* row 21: proven |p - f| <= 32.7097 */
+    /* row 21: proven |p - f| <= 26.2803 */
     0x58993273u, 0x3650eb92u, 0x589931e8u, 0x3650eb92u, 0xd724af22u, 0x00006ca1u, 0xe4b8c86bu, 0x90d77b9bu,
-    /* row 22: proven |p - f| <= 41.0730 */
+    /* row 22: proven |p - f| <= 20.2707 */
     0xc34f6954u, 0x35e4b614u, 0xc34f4779u, 0x35e4b614u, 0x6c29841cu, 0x00006bc9u, 0x9d6747dbu, 0x8fb6f394u,
-    /* row 23: proven |p - f| <= 40.5009 */
+    /* row 23: proven |p - f| <= 20.6785 */
     0x4e34547fu, 0x3579582au, 0x4e344c73u, 0x3579582au, 0xb0549b08u, 0x00006af2u, 0x7586474cu, 0x8e98ab8du,
-    /* row 24: proven |p - f| <= 37.5990 */
+    /* row 24: proven |p - f| <= 23.0635 */
     0x810ef786u, 0x350ed025u, 0x810ebbfcu, 0x350ed025u, 0xa04afef0u, 0x00006a1du, 0x6ad2c6beu, 0x8d7c9386u,
-    /* row 25: proven |p - f| <= 33.4595 */
+    /* row 25: proven |p - f| <= 24.9530 */
     0x3b3e131fu, 0x34a51c5cu, 0x3b3e1bdeu, 0x34a51c5cu, 0x38b875a4u, 0x0000694au, 0x7b1f4631u, 0x8c62bb7fu,
-    /* row 26: proven |p - f| <= 33.2082 */
+    /* row 26: proven |p - f| <= 23.5506 */
     0xad0fa02au, 0x343c3b27u, 0xad0fa3d9u, 0x343c3b27u, 0x764f58f2u, 0x00006878u, 0xa42dc5a5u, 0x8b4b0b78u,
-    /* row 27: proven |p - f| <= 39.6351 */
+    /* row 27: proven |p - f| <= 23.3849 */
     0x51258eecu, 0x33d42ae4u, 0x512551dau, 0x33d42ae4u, 0x55c89effu, 0x000067a8u, 0xe3d0c51au, 0x8a358371u,
-    /* row 28: proven |p - f| <= 44.2127 */
+    /* row 28: proven |p - f| <= 20.9732 */
     0xe5e7af5fu, 0x336ce9f1u, 0xe5e796c6u, 0x336ce9f1u, 0xd3e3c9bbu, 0x000066d9u, 0x37e44491u, 0x89222b6au,
-    /* row 29: proven |p - f| <= 44.0267 */
+    /* row 29: proven |p - f| <= 24.9665 */
     0x6702a87du, 0x330676b3u, 0x67025a80u, 0x330676b3u, 0xed66c9a5u, 0x0000660cu, 0x9e374408u, 0x8810eb63u,
-    /* row 30: proven |p - f| <= 27.4858 */
+    /* row 30: proven |p - f| <= 27.4860 */
     0x06f3e508u, 0x32a0cf8fu, 0x06f4029fu, 0x32a0cf8fu, 0x9f1e0df7u, 0x00006541u, 0x14bac381u, 0x8701fb5du,
-    /* row 31: proven |p - f| <= 32.5145 */
+    /* row 31: proven |p - f| <= 22.4293 */
     0x28a25b14u, 0x323bf2eeu, 0x28a23921u, 0x323bf2eeu, 0xe5dc4e9eu, 0x00006477u, 0x993442fau, 0x85f4f356u,
-    /* row 32: proven |p - f| <= 32.9610 */
+    /* row 32: proven |p - f| <= 24.7416 */
     0x590415ddu, 0x31d7df3du, 0x59040c3fu, 0x31d7df3du, 0xbe7aafd9u, 0x000063afu, 0x299d4275u, 0x84ea0b4fu,
-    /* row 33: proven |p - f| <= 32.3607 */
+    /* row 33: proven |p - f| <= 24.2836 */
     0x48d06736u, 0x317492ecu, 0x48d056c7u, 0x317492ecu, 0x25d88fdfu, 0x000062e9u, 0xc3dec1f0u, 0x83e15349u,
-    /* row 34: proven |p - f| <= 44.9813 */
+    /* row 34: proven |p - f| <= 22.9480 */
     0xc63ea87eu, 0x31120c6du, 0xc63e8d67u, 0x31120c6du, 0x18db8a77u, 0x00006224u, 0x65df416du, 0x82da8b42u,
-    /* row 35: proven |p - f| <= 33.7089 */
+    /* row 35: proven |p - f| <= 21.4696 */
     0xb6d17165u, 0x30b04a37u, 0xb6d153f4u, 0x30b04a37u, 0x946f6c0fu, 0x00006160u, 0x0d99c0ebu, 0x81d5eb3cu,
-    /* row 36: proven |p - f| <= 33.8329 */
+    /* row 36: proven |p - f| <= 22.1061 */
     0x112e2bdbu, 0x304f4ac3u, 0x112e031bu, 0x304f4ac3u, 0x95861f3du, 0x0000609eu, 0xb8f94069u, 0x80d32b35u,
-    /* row 37: proven |p - f| <= 30.0393 */
+    /* row 37: proven |p - f| <= 24.5556 */
     0xd700eca7u, 0x2fef0c8bu, 0xd70100b6u, 0x2fef0c8bu, 0x1917add1u, 0x00005fdeu, 0x660b3fe9u, 0x7fd29b2fu,
-    /* row 38: proven |p - f| <= 30.5458 */
+    /* row 38: proven |p - f| <= 22.3196 */
     0x0eec7806u, 0x2f8f8e11u, 0x0eec67b9u, 0x2f8f8e11u, 0x1c221c85u, 0x00005f1fu, 0x12bc3f6au, 0x7ed3fb29u,
-    /* row 39: proven |p - f| <= 39.4420 */
+    /* row 39: proven |p - f| <= 20.6751 */
     0xbe865a4eu, 0x2f30cdd4u, 0xbe8650f9u, 0x2f30cdd4u, 0x9ba97b7au, 0x00005e61u, 0xbd13beebu, 0x7dd73b22u,
-    /* row 40: proven |p - f| <= 34.1456 */
+    /* row 40: proven |p - f| <= 21.6427 */
     0xe45efc2cu, 0x2ed2ca5bu, 0xe45ec73fu, 0x2ed2ca5bu, 0x94b7c5dcu, 0x00005da5u, 0x631c3e6eu, 0x7cdc8b1cu,
-    /* row 41: proven |p - f| <= 31.1626 */
+    /* row 41: proven |p - f| <= 22.4766 */
     0x72159b06u, 0x2e75822eu, 0x721582b3u, 0x2e75822eu, 0x045ce24fu, 0x00005cebu, 0x02e1bdf2u, 0x7be3d316u,
-    /* row 42: proven |p - f| <= 26.5761 */
+    /* row 42: proven |p - f| <= 24.7178 */
     0x46780d60u, 0x2e18f3d7u, 0x467817e5u, 0x2e18f3d7u, 0xe7ae8c7eu, 0x00005c31u, 0x9a703d76u, 0x7aed0b10u,
-    /* row 43: proven |p - f| <= 29.5574 */
+    /* row 43: proven |p - f| <= 21.2758 */
     0x27ae3c3au, 0x2dbd1de4u, 0x27ae390bu, 0x2dbd1de4u, 0x3bc84effu, 0x00005b7au, 0x27d7bcfcu, 0x79f82b0au,
-    /* row 44: proven |p - f| <= 27.4910 */
+    /* row 44: proven |p - f| <= 22.6887 */
     0xbd7139d0u, 0x2d61fee5u, 0xbd715a4eu, 0x2d61fee5u, 0xfdcb7bc8u, 0x00005ac3u, 0xa9313c82u, 0x79053304u,
-    /* row 45: proven |p - f| <= 29.6674 */
+    /* row 45: proven |p - f| <= 22.0603 */
     0x8b4dde6bu, 0x2d07956fu, 0x8b4dd327u, 0x2d07956fu, 0x2adf1583u, 0x00005a0fu, 0x1c903c0au, 0x781412feu,
-    /* row 46: proven |p - f| <= 26.8471 */
+    /* row 46: proven |p - f| <= 24.1008 */
     0xeaf2d4d6u, 0x2cade017u, 0xeaf2dd75u, 0x2cade017u, 0xc02fd574u, 0x0000595bu, 0x801c3b92u, 0x7724daf8u,
-    /* row 47: proven |p - f| <= 28.8957 */
+    /* row 47: proven |p - f| <= 24.0233 */
     0x0689ff1cu, 0x2c54dd78u, 0x068a0054u, 0x2c54dd78u, 0xbaf00c3au, 0x000058a9u, 0xd1f0bb1bu, 0x76377af2u,
-    /* row 48: proven |p - f| <= 30.0274 */
+    /* row 48: proven |p - f| <= 21.4259 */
     0xd31d1d5fu, 0x2bfc8c2bu, 0xd31d0fa9u, 0x2bfc8c2bu, 0x1857a4dfu, 0x000057f9u, 0x1034baa6u, 0x754bf2ecu,
-    /* row 49: proven |p - f| <= 33.3561 */
+    /* row 49: proven |p - f| <= 20.8667 */
     0x0b05a025u, 0x2ba4ead2u, 0x0b05a839u, 0x2ba4ead2u, 0xd5a41586u, 0x00005749u, 0x39133a31u, 0x746242e6u,
-    /* row 50: proven |p - f| <= 38.1927 */
+    /* row 50: proven |p - f| <= 19.7430 */
     0x28678fd9u, 0x2b4df80cu, 0x28677247u, 0x2b4df80cu, 0xf0184eaau, 0x0000569bu, 0x4ab2b9bdu, 0x737a5ae0u,
-    /* row 51: proven |p - f| <= 45.6231 */
+    /* row 51: proven |p - f| <= 22.6871 */
     0x5fb7739bu, 0x2af7b27eu, 0x5fb74c08u, 0x2af7b27eu, 0x64fcbcb6u, 0x000055efu, 0x4349394au, 0x729442dau,
-    /* row 52: proven |p - f| <= 32.7303 */
+    /* row 52: proven |p - f| <= 21.3174 */
     0x9a4b2133u, 0x2aa218cfu, 0x9a4b1fbbu, 0x2aa218cfu, 0x319f3431u, 0x00005544u, 0x211138d8u, 0x71b01ad5u,
-    /* row 53: proven |p - f| <= 32.4410 */
+    /* row 53: proven |p - f| <= 21.1165 */
     0x70f560a0u, 0x2a4d29a9u, 0x70f540efu, 0x2a4d29a9u, 0x5352df82u, 0x0000549au, 0xe22eb866u, 0x70cd8acfu,
-    /* row 54: proven |p - f| <= 25.5939 */
+    /* row 54: proven |p - f| <= 19.3601 */
     0x26ac4d9fu, 0x29f8e3b8u, 0x26ac5145u, 0x29f8e3b8u, 0xc7704d41u, 0x000053f1u, 0x84f337f6u, 0x6feceacau,
-    /* row 55: proven |p - f| <= 32.3488 */
+    /* row 55: proven |p - f| <= 22.4546 */
     0xa33a61b9u, 0x29a545aau, 0xa33a3693u, 0x29a545aau, 0x8b5543ecu, 0x0000534au, 0x07863787u, 0x6f0ddac4u,
-    /* row 56: proven |p - f| <= 33.5182 */
+    /* row 56: proven |p - f| <= 24.5320 */
     0x6dfa11b7u, 0x29524e32u, 0x6df9f201u, 0x29524e32u, 0x9c64d8e4u, 0x000052a4u, 0x68383718u, 0x6e308abeu,
-    /* row 57: proven |p - f| <= 37.7010 */
+    /* row 57: proven |p - f| <= 20.9130 */
     0xa89be932u, 0x28fffc03u, 0xa89bd25au, 0x28fffc03u, 0xf8074fc3u, 0x000051ffu, 0xa55436aau, 0x6d551ab9u,
-    /* row 58: proven |p - f| <= 24.9889 */
+    /* row 58: proven |p - f| <= 23.0047 */
     0x09f70fc9u, 0x28ae4dd5u, 0x09f720aeu, 0x28ae4dd5u, 0x9baa140au, 0x0000515cu, 0xbd19b63du, 0x6c7b5ab4u,
-    /* row 59: proven |p - f| <= 34.8651 */
+    /* row 59: proven |p - f| <= 19.9568 */
     0xd8e4228bu, 0x285d425fu, 0xd8e3ff56u, 0x285d425fu, 0x84bfaf62u, 0x000050bau, 0xadccb5d1u, 0x6ba322aeu,
-    /* row 60: proven |p - f| <= 33.0619 */
+    /* row 60: proven |p - f| <= 19.3152 */
     0xe7224de4u, 0x280cd85fu, 0xe72243edu, 0x280cd85fu, 0xb0bfcd6bu, 0x00005019u, 0x75d0b566u, 0x6accc2a9u,
-    /* row 61: proven |p - f| <= 30.6463 */
+    /* row 61: proven |p - f| <= 21.5231 */
     0x8c4692bau, 0x27bd0e93u, 0x8c4694f9u, 0x27bd0e93u, 0x1d2718a9u, 0x00004f7au, 0x136db4fcu, 0x69f80aa4u,
-    /* row 62: proven |p - f| <= 42.3586 */
+    /* row 62: proven |p - f| <= 24.1908 */
     0xa0b5232bu, 0x276de3bbu, 0xa0b51727u, 0x276de3bbu, 0xc7774001u, 0x00004edbu, 0x84f33492u, 0x6924d29eu,
-    /* row 63: proven |p - f| <= 31.5162 */
+    /* row 63: proven |p - f| <= 24.7906 */
     0x78a4c271u, 0x271f569bu, 0x78a4d1a7u, 0x271f569bu, 0xad36f0c5u, 0x00004e3eu, 0xc8ca3429u, 0x68536299u,
-    /* row 64: proven |p - f| <= 26.0812 */
+    /* row 64: proven |p - f| <= 26.0813 */
     0xdf2c140au, 0x26d165f8u, 0xdf2c2e8bu, 0x26d165f8u, 0xcbf1be60u, 0x00004da2u, 0xdd4833c1u, 0x67839294u,
-    /* row 65: proven |p - f| <= 28.7576 */
+    /* row 65: proven |p - f| <= 20.8232 */
     0x1158c682u, 0x2684109cu, 0x1158bb52u, 0x2684109cu, 0x21382188u, 0x00004d08u, 0xc0cb335au, 0x66b55a8fu,
-    /* row 66: proven |p - f| <= 25.7851 */
+    /* row 66: proven |p - f| <= 25.3141 */
     0xb950860cu, 0x2637554fu, 0xb950977fu, 0x2637554fu, 0xaa9f728bu, 0x00004c6eu, 0x71bcb2f4u, 0x65e8c28au,
-    /* row 67: proven |p - f| <= 26.8627 */
+    /* row 67: proven |p - f| <= 26.8651 */
     0xe97ba361u, 0x25eb32e0u, 0xe97bd1e1u, 0x25eb32e0u, 0x65c1d430u, 0x00004bd6u, 0xee80b28eu, 0x651dc285u,
-    /* row 68: proven |p - f| <= 28.9648 */
+    /* row 68: proven |p - f| <= 20.6613 */
     0x17b95bdcu, 0x259fa81fu, 0x17b93fe8u, 0x259fa81fu, 0x503e2e27u, 0x00004b3fu, 0x357ab22au, 0x64544a80u,
-    /* row 69: proven |p - f| <= 31.7087 */
+    /* row 69: proven |p - f| <= 21.3222 */
     0x189daf71u, 0x2554b3dcu, 0x189d918cu, 0x2554b3dcu, 0x67b8300fu, 0x00004aa9u, 0x4521b1c6u, 0x638c6a7bu,
-    /* row 70: proven |p - f| <= 28.5232 */
+    /* row 70: proven |p - f| <= 20.9765 */
     0x1ab8b14bu, 0x250a54ecu, 0x1ab8c37du, 0x250a54ecu, 0xa9d835cdu, 0x00004a14u, 0x1be3b163u, 0x62c61a76u,
-    /* row 71: proven |p - f| <= 28.9194 */
+    /* row 71: proven |p - f| <= 19.8447 */
     0xa1e7407du, 0x24c08a25u, 0xa1e72e65u, 0x24c08a25u, 0x144b4279u, 0x00004981u, 0xb82d3100u, 0x62014a71u,
-    /* row 72: proven |p - f| <= 26.7046 */
+    /* row 72: proven |p - f| <= 22.8571 */
     0x82ad160bu, 0x24775261u, 0x82ad25fau, 0x24775261u, 0xa4c3051au, 0x000048eeu, 0x187e309fu, 0x613e0a6cu,
-    /* row 73: proven |p - f| <= 31.4289 */
+    /* row 73: proven |p - f| <= 22.4713 */
     0xdd981548u, 0x242eac7au, 0xdd98235eu, 0x242eac7au, 0x58f5bab5u, 0x0000485du, 0x3b49b03eu, 0x607c4a67u,
-    /* row 74: proven |p - f| <= 37.6587 */
+    /* row 74: proven |p - f| <= 21.5254 */
     0x1aaccca1u, 0x23e6974fu, 0x1aacca70u, 0x23e6974fu, 0x2e9e3431u, 0x000047cdu, 0x1f0dafdeu, 0x5fbc0a62u,
-    /* row 75: proven |p - f| <= 27.1915 */
+    /* row 75: proven |p - f| <= 20.1200 */
     0xe4dc1423u, 0x239f11bdu, 0xe4dc0aa2u, 0x239f11bdu, 0x237bc949u, 0x0000473eu, 0xc2502f7eu, 0x5efd6a5eu,
-    /* row 76: proven |p - f| <= 30.9058 */
+    /* row 76: proven |p - f| <= 19.0559 */
     0x2581b7beu, 0x23581aa9u, 0x2581a242u, 0x23581aa9u, 0x355249d7u, 0x000046b0u, 0x2387af20u, 0x5e402259u,
-    /* row 77: proven |p - f| <= 31.1643 */
+    /* row 77: proven |p - f| <= 20.8039 */
     0xffec1b39u, 0x2311b0f4u, 0xffec112bu, 0x2311b0f4u, 0x61e9fe64u, 0x00004623u, 0x41402ec2u, 0x5d845254u,
-    /* row 78: proven |p - f| <= 26.9081 */
+    /* row 78: proven |p - f| <= 19.7955 */
     0xccecc5e1u, 0x22cbd387u, 0xccecb54eu, 0x22cbd387u, 0xa70f991bu, 0x00004597u, 0x1a07ae65u, 0x5cca1a50u,
-    /* row 79: proven |p - f| <= 27.8063 */
+    /* row 79: proven |p - f| <= 19.3836 */
     0x1671c47bu, 0x2286814au, 0x1671c039u, 0x2286814au, 0x02942bfeu, 0x0000450du, 0xac5e2e08u, 0x5c11324bu,
-    /* row 80: proven |p - f| <= 37.0553 */
+    /* row 80: proven |p - f| <= 23.1165 */
     0x9327cf5cu, 0x2241b926u, 0x93278fc9u, 0x2241b926u, 0x724d22b7u, 0x00004483u, 0xf6d3adacu, 0x5b59b246u,
-    /* row 81: proven |p - f| <= 33.6386 */
+    /* row 81: proven |p - f| <= 22.1860 */
     0x222523d5u, 0x21fd7a0au, 0x2224f613u, 0x21fd7a0au, 0xf4144232u, 0x000043fau, 0xf807ad51u, 0x5aa3ca42u,
-    /* row 82: proven |p - f| <= 44.7929 */
+    /* row 82: proven |p - f| <= 28.0108 */
     0xc69cfefdu, 0x21b9c2e3u, 0xc69ce809u, 0x21b9c2e3u, 0x85c78b93u, 0x00004373u, 0xae7e2cf7u, 0x59ef2a3du,
-    /* row 83: proven |p - f| <= 31.4146 */
+    /* row 83: proven |p - f| <= 21.4507 */
     0xa39ba91eu, 0x217692a4u, 0xa39bbaddu, 0x217692a4u, 0x25494770u, 0x000042edu, 0x18d92c9eu, 0x593c1239u,
-    /* row 84: proven |p - f| <= 43.0811 */
+    /* row 84: proven |p - f| <= 23.6173 */
     0xf7cb0075u, 0x2133e83fu, 0xf7cad422u, 0x2133e83fu, 0xd07fece7u, 0x00004267u, 0x35a1ac45u, 0x588a3234u,
-    /* row 85: proven |p - f| <= 31.4054 */
+    /* row 85: proven |p - f| <= 22.1416 */
     0x193f7291u, 0x20f1c2abu, 0x193f4f73u, 0x20f1c2abu, 0x8556303du, 0x000041e3u, 0x0387abedu, 0x57d9da30u,
-    /* row 86: proven |p - f| <= 31.2239 */
+    /* row 86: proven |p - f| <= 22.4298 */
     0x714d5313u, 0x20b020ddu, 0x714d62bdu, 0x20b020ddu, 0x41bae315u, 0x00004160u, 0x81262b95u, 0x572aea2cu,
-    /* row 87: proven |p - f| <= 32.1258 */
+    /* row 87: proven |p - f| <= 21.6517 */
     0x78667fbfu, 0x206f01d0u, 0x7866579eu, 0x206f01d0u, 0x03a0edf0u, 0x000040deu, 0xad0cab3eu, 0x567d2227u,
-    /* row 88: proven |p - f| <= 30.0480 */
+    /* row 88: proven |p - f| <= 18.1348 */
     0xb20040deu, 0x202e647fu, 0xb2002143u, 0x202e647fu, 0xc8ff6241u, 0x0000405cu, 0x85f9aae8u, 0x55d0e223u,
 };
 #endif
