@@ -23,7 +23,7 @@ from ..proof.assemble import check_adaptor_budget
 from . import fit
 from .design import ROW_WORDS, ROWS, SEGMENT_BITS, STEPS, Plan, Row, check_plan
 from .model import LN2_DOWN_BITS, Trace, domain_bits, fpr_expm_p63
-from .proof import S63, McuProof, prove
+from .proof import S63, McuProof, check_columns, prove
 
 SELF_CHECK_RANDOM = 3000      # random inputs of the self-check, besides the edge ones
 SELF_CHECK_SEED = 20261203
@@ -113,6 +113,7 @@ def build_mcu(cfg: KernelConfig, report: Callable[[str], None]) -> McuKernel:
     why = check_plan(plan)
     if why:
         raise GenError(f"columns: {why}")
+    check_columns(plan)        # before the bias runs the model, which must not wrap
     report(f"{cfg.name}: fit of {ROWS} rows")
     rows = fit.table()
     offsets: tuple[list[int], list[int]] = ([0] * ROWS, [0] * ROWS)

@@ -30,14 +30,13 @@ from typing import Callable
 import mpmath as mp
 
 from ..errors import GenError
-from ..exact import double_bits
+from ..exact import double_bits, double_from_bits
 from .design import A0_MAX, A5_BITS, A_UNITS, ROWS, SEGMENT_BITS, Plan, Row, rotated_value
-from .model import domain_bits
+from .model import LN2_DOWN_BITS, domain_bits
 
 FIT_NODES = 48
 BIAS_SEED = 777
 PRECISION_DIGITS = 50
-LN2_DOWN = 0.6931471805599453   # the double below ln 2
 
 
 def _nodes() -> list:
@@ -118,7 +117,7 @@ def bias(rows: list[Row], plan: Plan, samples: int) -> tuple[list[int], list[int
         for j in range(ROWS):
             n = st = stt = se = set_ = 0.0
             for _ in range(samples):
-                x = min((j + rng.random()) / 2 ** SEGMENT_BITS, LN2_DOWN)
+                x = min((j + rng.random()) / 2 ** SEGMENT_BITS, double_from_bits(LN2_DOWN_BITS))
                 c = 0.5 + 0.5 * rng.random()
                 got = domain_bits(rows, plan, double_bits(x), double_bits(c))
                 e = float(got - mp.mpf(c) * mp.exp(-mp.mpf(x)) * mp.mpf(2) ** 63)

@@ -192,15 +192,31 @@ def _ranges(j: int, a: list[F]) -> list[str]:
     return fails
 
 
-def prove(rows: list[Row], plan: Plan) -> McuProof:
-    """The bound of the kernel with table ``rows`` and ``plan``; GenError if
-    a range or an accumulator check fails."""
-    fails: list[str] = []
-    cmax = []
+def columns_fit(plan: Plan) -> tuple[tuple[tuple[int, ...], ...], list[str]]:
+    """Each step's column maxima, and the columns that may reach 2^32 (the
+    plan alone decides: build_mcu checks it before running the model)."""
+    cmax, fails = [], []
     for step, cols in zip(STEPS, plan.kept):
         m = column_maxima(step, cols)
         cmax.append(tuple(m))
         fails += [f"{step.name}: column {c.j} may reach {v} >= 2^32" for c, v in zip(cols, m) if v >> 32]
+    return tuple(cmax), fails
+
+
+def _refuse(fails: list[str]) -> None:
+    if fails:
+        raise GenError(f"form 'mcu': the proof fails: {fails[0]}" + (f" (and {len(fails) - 1} more)" if len(fails) > 1 else ""))
+
+
+def check_columns(plan: Plan) -> None:
+    """GenError if a 32-bit column sum of the plan may wrap."""
+    _refuse(columns_fit(plan)[1])
+
+
+def prove(rows: list[Row], plan: Plan) -> McuProof:
+    """The bound of the kernel with table ``rows`` and ``plan``; GenError if
+    a range or an accumulator check fails."""
+    cmax, fails = columns_fit(plan)
     step_losses = tuple(loss_bound(step, cols) for step, cols in zip(STEPS, plan.kept))
     all_losses, bounds = [], []
     for j, row in enumerate(rows):
@@ -216,6 +232,5 @@ def prove(rows: list[Row], plan: Plan) -> McuProof:
         lo = min(F(0), (e[0] + alo) * S63) - CONVERSION - FINAL_FLOOR - losses[-1] * S63
         all_losses.append(losses)
         bounds.append(RowBound((alo, ahi), e, lo, hi))
-    if fails:
-        raise GenError(f"form 'mcu': the proof fails: {fails[0]}" + (f" (and {len(fails) - 1} more)" if len(fails) > 1 else ""))
-    return McuProof(tuple(all_losses), tuple(bounds), tuple(cmax))
+    _refuse(fails)
+    return McuProof(tuple(all_losses), tuple(bounds), cmax)
