@@ -262,3 +262,34 @@ class SollyaCrossCheck(unittest.TestCase):
         broken[0] += Fraction(1, 2 ** 58)
         (bad,) = sollya_check.check(data, [44], {44: broken})
         self.assertFalse(bad.sound)
+
+
+class NoReadOutsideTheTable(TempDirCase):
+    """Every entry on every input, out-of-domain x (>= 89/128, 1, 2, +inf,
+    NaN) in _domain_bits included, reads inside the table: the host build
+    under AddressSanitizer.  Controls: the table's last-row base one row
+    too far must be reported as a global-buffer-overflow, and without the
+    row clamp the out-of-domain inputs must fail."""
+
+    def run_asan(self, header: str, tag: str) -> subprocess.CompletedProcess[str]:
+        folder = self.tmp / tag / NAME
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"{NAME}.h").write_text(header)
+        exe = folder / "entries"
+        subprocess.run(["gcc", "-O1", "-g", "-fsanitize=address", "-fno-omit-frame-pointer", f"-I{folder}",
+                        f"-DKNAME={NAME}", f'-DKHEADER="{NAME}.h"', str(CHECKER), "-o", str(exe)], check=True)
+        text = "".join(f"{x:x} {c:x}\n" for x, c in _cases())
+        return subprocess.run([str(exe)], input=text, capture_output=True, text=True)
+
+    def test_every_input_reads_inside_and_the_controls_are_caught(self) -> None:
+        header = (GENERATED / NAME / f"{NAME}.h").read_text()
+        done = self.run_asan(header, "ok")
+        self.assertEqual(done.returncode, 0, done.stderr[-1500:])
+        base, clamp = f"&{NAME}_coeffs[{88 * 8}] - 8 *", "return d & ((d >> 31) - 1u);"
+        self.assertEqual((header.count(base), header.count(clamp)), (1, 1))
+        far = self.run_asan(header.replace(base, f"&{NAME}_coeffs[{89 * 8}] - 8 *"), "far")
+        self.assertNotEqual(far.returncode, 0)
+        self.assertIn("global-buffer-overflow", far.stderr)
+        unclamped = self.run_asan(header.replace(clamp, "return d;"), "unclamped")
+        self.assertNotEqual(unclamped.returncode, 0)
+        self.assertIn("AddressSanitizer", unclamped.stderr)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: CC0-1.0
- * falcon_m3.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 c48767a61d78d843) from
+ * falcon_m3.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 fd4bc8db5fb44648) from
  * kernels/falcon_m3.toml (sha256 da51aff2c07f713b4b844ad01ab294b2bdc6a05d377a019ab2b63423e9c0bab4); regenerate in the project root with:
  *     python3 -m gen render kernels/falcon_m3.toml --out generated
  * Parameters other than the defaults: scale_bits = 63, degree = 5,
@@ -45,7 +45,7 @@
 /* Two different renders of this kernel in one translation unit (another
  * copy of the header earlier on the include path) stop the build here:
  * the include guard alone would silently keep the first. */
-#if defined(FALCON_M3_CONTENT_HASH) && FALCON_M3_CONTENT_HASH != 0x5214748724b63795u
+#if defined(FALCON_M3_CONTENT_HASH) && FALCON_M3_CONTENT_HASH != 0xb4103bc33217e9c7u
 #error "falcon_m3.h: another render of this kernel was included before this one"
 #endif
 #ifndef FALCON_M3_H
@@ -54,7 +54,7 @@
 #include <stdint.h>
 
 /* Names the render that wrote this header (the sidecar in provenance/ carries the same). */
-#define FALCON_M3_CONTENT_HASH 0x5214748724b63795u
+#define FALCON_M3_CONTENT_HASH 0xb4103bc33217e9c7u
 
 /**
  * falcon_m3_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns (Falcon's fpr),
@@ -319,16 +319,16 @@ const uint32_t falcon_m3_coeffs[89 * 8] FALCON_M3_TABLE_SECTION = {
 /* 88 - min(zh >> 25, 88): how far below the last row x's row is */
 #define FALCON_M3_ROW_BACK(zh) __extension__({ uint32_t _r; __asm__("lsr %0, %1, #25\n\trsb %0, %0, #88\n\tusat %0, #7, %0" : "=&r"(_r) : "r"((uint32_t)(zh))); _r; })
 #else
-FALCON_M3_INLINE uint32_t falcon_m3_lsrv(uint32_t v, uint32_t s) { s &= 255; return s >= 32 ? 0 : v >> s; }
-FALCON_M3_INLINE uint32_t falcon_m3_lslv(uint32_t v, uint32_t s) { s &= 255; return s >= 32 ? 0 : v << s; }
+/* The same bits in C, without a branch (the shift counts and the row depend on x and ccs). */
+FALCON_M3_INLINE uint32_t falcon_m3_lsrv(uint32_t v, uint32_t s) { s &= 255; return (v >> (s & 31)) & ((uint32_t)0 - ((s - 32) >> 31)); }
+FALCON_M3_INLINE uint32_t falcon_m3_lslv(uint32_t v, uint32_t s) { s &= 255; return (v << (s & 31)) & ((uint32_t)0 - ((s - 32) >> 31)); }
 #define FALCON_M3_LSRV(v, s) falcon_m3_lsrv((v), (s))
 #define FALCON_M3_LSLV(v, s) falcon_m3_lslv((v), (s))
 FALCON_M3_INLINE uint32_t falcon_m3_shift_count(uint32_t k, uint32_t h)
 {
     uint32_t d = k - (h << 1);
-    /* (int32_t)d >> 21 as an arithmetic shift, written without one (its result is implementation-defined in C). */
-    int32_t t = (int32_t)(d >> 21) - (int32_t)((d >> 31) << 11);
-    return t < 0 ? 0 : t > 63 ? 63 : (uint32_t)t;
+    uint32_t t = (d >> 21) & ((d >> 31) - 1u);   /* (int32_t)d >> 21, or 0 where that is negative */
+    return t ^ ((t ^ 63u) & ((uint32_t)0 - ((63u - t) >> 31)));   /* min(t, 63) */
 }
 #define FALCON_M3_SHIFT_COUNT(k, h, after) ((void)(after), falcon_m3_shift_count((k), (h)))
 #define FALCON_M3_SUB64_SHL(hi, lo, c, r) do { uint64_t _v = ((uint64_t)(hi) << 32 | (lo)) - ((uint64_t)(uint32_t)(c) << (r)); hi = (uint32_t)(_v >> 32); lo = (uint32_t)_v; } while (0)
@@ -336,7 +336,7 @@ FALCON_M3_INLINE uint32_t falcon_m3_shift_count(uint32_t k, uint32_t h)
 #define FALCON_M3_ADD64_SHL(hi, lo, c, r) do { uint64_t _v = ((uint64_t)(hi) << 32 | (lo)) + ((uint64_t)(uint32_t)(c) << (r)); hi = (uint32_t)(_v >> 32); lo = (uint32_t)_v; } while (0)
 #define FALCON_M3_LOAD_PAIR(lo, hi, p) do { lo = (p)[0]; hi = (p)[1]; } while (0)
 #define FALCON_M3_BFI(d, v, lsb, w) (((uint32_t)(d) & ~(((1u << (w)) - 1u) << (lsb))) | (((uint32_t)(v) & ((1u << (w)) - 1u)) << (lsb)))
-FALCON_M3_INLINE uint32_t falcon_m3_row_back(uint32_t zh) { uint32_t j = zh >> 25; return j > 88 ? 0 : 88 - j; }
+FALCON_M3_INLINE uint32_t falcon_m3_row_back(uint32_t zh) { uint32_t d = 88u - (zh >> 25); return d & ((d >> 31) - 1u); }
 #define FALCON_M3_ROW_BACK(zh) falcon_m3_row_back(zh)
 #endif
 
