@@ -43,7 +43,7 @@ from mpmath import iv
 
 from ..errors import GenError
 from ..exact import fraction_to_interval, interval_to_fractions
-from .design import A0_MAX, ROWS, SEGMENT_BITS, STEPS, Column, Plan, Row, Step
+from .design import A0_MAX, SEGMENT_BITS, STEPS, Column, Plan, Row, Step
 
 APPROX_PIECES = 256
 TAYLOR_TERMS = 13
