@@ -37,6 +37,12 @@ def representative(c: Candidate) -> list[tuple[tuple[float, float], int]]:
     return [(c.segment_interval(w), c.degree) for w in ("first", "last")]
 
 
+def scale_bits(c: Candidate) -> int:
+    """The output scale S; a config without the key is of a form that fixes
+    it at 2^63 (space.Family.fixed)."""
+    return int(c.config.get("scale_bits", 63))
+
+
 def _group(c: Candidate) -> str:
     rest = {k: v for k, v in c.config.items() if k not in ("name", "degree")}
     return json.dumps(rest, sort_keys=True)
@@ -52,8 +58,8 @@ def prune(cands: list[Candidate], budget_log2: int, max_table_bytes: int | None,
         est = max(estimates[job] for job in representative(c)) * 2.0 ** 63
         if max_table_bytes is not None and c.table_bytes > max_table_bytes:
             reason = f"table {c.table_bytes} B > {max_table_bytes} B"
-        elif 2.0 ** (63 - c.config["scale_bits"]) > budget:
-            reason = f"output grid 2^-{c.config['scale_bits']} coarser than the budget"
+        elif 2.0 ** (63 - scale_bits(c)) > budget:
+            reason = f"output grid 2^-{scale_bits(c)} coarser than the budget"
         elif est > APPROX_SHARE * budget or (c.adaptor_floor_2p63 > 0 and est + c.adaptor_floor_2p63 >= budget):
             reason = f"estimate {est:.3g} units of 2^-63 vs budget {budget:.3g}"
         elif passed[_group(c)] >= DEGREE_KEEP:

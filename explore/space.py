@@ -9,11 +9,14 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from gen.mcu.design import ROW_WORDS
+
 # The function and domain every candidate computes: Falcon's
 # fpr_expm_p63(x, ccs) = ccs exp(-x) 2^63 for x in [0, ln 2).
 FUNCTION = "exp(-x)"
 DOMAIN_HI = math.log(2.0)
 WORD_BYTES = 8          # every candidate has 64-bit words (word_bits = 64)
+MCU_ROW_BYTES = 4 * ROW_WORDS   # form mcu: a row of 32-bit words
 BATCH_ISAS = ("avx512", "avx2")   # the batch forms the x86 head candidates carry
 
 
@@ -26,20 +29,28 @@ class Family:
     segments: tuple[tuple[str, int], ...]     # ("equal", count) or ("pow2", bits)
     degrees: tuple[int, ...]
     scales: tuple[int, ...]
-    evaluations: tuple[str, ...]
+    evaluations: tuple[str | None, ...]       # None: the form fixes its scheme (no evaluation key)
     variants: tuple[dict[str, Any], ...] = ({},)   # extra keys, one candidate each
     # What the Falcon adaptors add to any bound of this form, units of 2^-63
     # (docs/error-model.md section 4: the truncating conversions of x and
     # ccs widen the _expm_p63 interval by one unit; the head form with
     # conversion remainders is proven against the doubles directly).
     adaptor_floor_2p63: float = 1.0
+    # Keys the form fixes itself, left out of its configs (so that the
+    # shipped kernel's config, which leaves them out too, is recognised):
+    # "segments" (form fold: one polynomial on [0, ln 2), named by the
+    # single equal segment above), "scale_bits" (forms fold and mcu: 2^63).
+    fixed: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class TargetSpace:
     name: str
     families: tuple[Family, ...]
-    shipped: str                  # the shipped kernel this target is compared with
+    # The shipped kernels this target is compared with, each made for its
+    # own budget (its max_abs_error_log2); a run compares with the one made
+    # for the largest budget within the requested one (shipped_for).
+    shipped: tuple[str, ...]
     ct_scan_when_segmented: bool  # table_access = "ct_scan" for N > 1 (x86: constant time)
 
 
@@ -73,7 +84,19 @@ X86 = TargetSpace("x86", (
     Family("hd", {"form": "head", "batch": list(BATCH_ISAS)}, _equal(1), tuple(range(5, 14)), (63,), ("horner", "estrin"),
            tuple({"exact_head": 3, "float_tail": k} for k in (4, 5, 6, 7, 8)),
            adaptor_floor_2p63=0.0),
-), shipped="falcon_x86", ct_scan_when_segmented=True)
+    # The fold form (falcon_x86_fast's): one polynomial, no table and no
+    # segments key, its scheme fixed (Estrin on the middle words); the
+    # first binary64 power float_tail from 3 up.  Its adaptors do not carry
+    # the conversion remainders (one unit, as the direct form's).
+    Family("fd", {"form": "fold"}, _equal(1), tuple(range(10, 15)), (63,), (None,),
+           tuple({"float_tail": k} for k in (3, 4, 5, 6, 7)), fixed=("segments", "scale_bits")),
+), shipped=("falcon_x86", "falcon_x86_fast"), ct_scan_when_segmented=True)
+
+# Form mcu's product plans: the shipped falcon_m3's [1, 2, 3, 3, 4, 4], a
+# column fewer in one product, a column more in one or two.
+MCU_PLANS = ((1, 2, 3, 3, 4, 4), (1, 1, 3, 3, 4, 4), (1, 2, 3, 2, 4, 4), (1, 2, 3, 3, 4, 3),
+             (2, 2, 3, 3, 4, 4), (1, 3, 3, 3, 4, 4), (1, 2, 4, 3, 4, 4), (1, 2, 3, 4, 4, 4),
+             (1, 2, 3, 3, 5, 4), (2, 2, 3, 4, 4, 4))
 
 # Cortex-M3: power-of-two segments (the index is one shift), products from
 # truncated 15-bit limbs whose budget sits just below the error budget
@@ -91,7 +114,14 @@ M3 = TargetSpace("m3", (
            _pow2(4, 5, 6, 7, 8), (3, 4, 5, 6), (63,), ("horner",),
            tuple({"truncation_budget_offset": o, "pad_table": p, "table_layout": t}
                  for o in (-1, -2, -3) for p in (True, False) for t in ("uniform", "mixed"))),
-), shipped="falcon_m3", ct_scan_when_segmented=False)
+    # The mcu form (falcon_m3's): its layout fixed (2^-7 segments, degree
+    # 5, 32-byte rows), the product plan varied around the shipped one
+    # (columns: limb columns kept per product; docs/config.md).  The
+    # generator refuses a plan whose limbs or column sums could overflow,
+    # and the run lists it as render failed.
+    Family("mcu", {"form": "mcu", "bias_samples": 1000}, _pow2(7), (5,), (63,), (None,),
+           tuple({"columns": list(p)} for p in MCU_PLANS), fixed=("scale_bits",)),
+), shipped=("falcon_m3",), ct_scan_when_segmented=False)
 
 # Cortex-M4: 64-bit Horner with every product UMULL, UMULL, UMAAL, UMAAL
 # (multiplier = "umaal": one cycle whatever the operands on the M4, so a
@@ -104,7 +134,7 @@ M4 = TargetSpace("m4", (
     Family("m4", {"form": "direct", "multiplier": "umaal", "table_placement": "sram"},
            _pow2(3, 4, 5, 6, 7), (4, 5, 6, 7, 8), (63,), ("horner",),
            tuple({"coefficient_scales_64": s, "pad_table": p} for s in (True, False) for p in (True, False))),
-), shipped="falcon_m4", ct_scan_when_segmented=False)
+), shipped=("falcon_m4",), ct_scan_when_segmented=False)
 
 TARGETS: dict[str, TargetSpace] = {"x86": X86, "m3": M3, "m4": M4}
 
@@ -132,10 +162,13 @@ class Candidate:
     @property
     def table_bytes(self) -> int:
         """Table size: rows x (degree + 1) words of 8 bytes; a padded pow2
-        table has one row per value of the index (2^bits); the head form has
-        no table (its coefficients are immediates)."""
-        if self.config.get("form") == "head":
+        table has one row per value of the index (2^bits); the head and fold
+        forms have no table (their coefficients are immediates); form mcu's
+        rows are 32 bytes."""
+        if self.config.get("form") in ("head", "fold"):
             return 0
+        if self.config.get("form") == "mcu":
+            return self.segment_count * MCU_ROW_BYTES
         rows = 2 ** self.segment_param if self.config.get("pad_table") else self.segment_count
         return rows * (self.degree + 1) * WORD_BYTES
 
@@ -157,23 +190,25 @@ def _short(key: str, value: Any) -> str:
     initials = "".join(w[0] for w in key.split("_"))
     if isinstance(value, bool):
         return f"{initials}{int(value)}"
+    if isinstance(value, list):
+        return initials + "".join(str(v) for v in value)
     if isinstance(value, str):
         return f"{initials}{value[0]}"
     return f"{initials}{'m' if value < 0 else ''}{abs(value)}"
 
 
-def _name(target: str, fam: Family, seg: tuple[str, int], degree: int, scale: int, ev: str,
+def _name(target: str, fam: Family, seg: tuple[str, int], degree: int, scale: int, ev: str | None,
           variant: dict[str, Any]) -> str:
-    parts = [f"xp_{target}", fam.tag, f"{seg[0][0]}{seg[1]}", f"d{degree}", f"s{scale}", ev[0]]
+    parts = [f"xp_{target}", fam.tag, f"{seg[0][0]}{seg[1]}", f"d{degree}", f"s{scale}"] + ([ev[0]] if ev else [])
     parts += [_short(k, v) for k, v in sorted(variant.items())]
     return "_".join(parts)
 
 
-def _config(space: TargetSpace, fam: Family, seg: tuple[str, int], degree: int, scale: int, ev: str,
+def _config(space: TargetSpace, fam: Family, seg: tuple[str, int], degree: int, scale: int, ev: str | None,
             variant: dict[str, Any], budget_log2: int, name: str) -> dict[str, Any]:
     cfg: dict[str, Any] = {"name": name, "description": f"make explore candidate ({space.name}, budget 2^{budget_log2})",
                            "function": FUNCTION, "domain": ["0", "ln2"], "word_bits": 64,
-                           "scale_bits": scale, "degree": degree, "evaluation": ev, **fam.keys}
+                           "scale_bits": scale, "degree": degree, **({"evaluation": ev} if ev else {}), **fam.keys}
     for key, value in variant.items():
         if key == "truncation_budget_offset":
             cfg["truncation_budget_log2"] = budget_log2 + value
@@ -184,14 +219,18 @@ def _config(space: TargetSpace, fam: Family, seg: tuple[str, int], degree: int, 
             cfg[key] = value
     if space.ct_scan_when_segmented and seg[1] > 1:
         cfg["table_access"] = "ct_scan"
-    cfg["segments"] = {"kind": seg[0], ("count" if seg[0] == "equal" else "bits"): seg[1]}
+    for key in fam.fixed:
+        cfg.pop(key, None)
+    if "segments" not in fam.fixed:
+        cfg["segments"] = {"kind": seg[0], ("count" if seg[0] == "equal" else "bits"): seg[1]}
     return cfg
 
 
 def _renderable(fam: Family, degree: int, variant: dict[str, Any]) -> bool:
     """Rules of docs/config.md the table alone does not express."""
     tail = variant.get("float_tail")
-    if tail is not None and not variant.get("exact_head", 3) + 1 <= tail <= degree:
+    first = variant.get("exact_head", 3) + 1 if fam.keys.get("form") == "head" else 3
+    if tail is not None and not first <= tail <= degree:
         return False
     return True
 
@@ -212,6 +251,18 @@ def candidates(space: TargetSpace, budget_log2: int) -> list[Candidate]:
                             out.append(Candidate(name, cfg, fam.tag, seg[0], seg[1], degree,
                                                  fam.adaptor_floor_2p63))
     return out
+
+
+def shipped_for(space: TargetSpace, budgets_log2: dict[str, float], budget_log2: int) -> str:
+    """The shipped kernel a run at budget_log2 is compared with: of the
+    target's shipped kernels (budgets_log2: each one's max_abs_error_log2),
+    the one made for the largest budget within the requested one (at
+    2^-58 on x86 falcon_x86_fast, at 2^-63 the faithful falcon_x86); the
+    most accurate one if every budget is tighter than the kernels'."""
+    within = [n for n in space.shipped if budgets_log2[n] <= budget_log2]
+    if within:
+        return max(within, key=lambda n: budgets_log2[n])
+    return min(space.shipped, key=lambda n: budgets_log2[n])
 
 
 def shipped_candidate(space: TargetSpace, config: dict[str, Any]) -> Candidate:

@@ -19,7 +19,9 @@ import unittest
 from pathlib import Path
 from typing import Any
 
+import kfolder
 from explore import cache, cli, cost_mcu, estimate, pareto, prune, report, space, toml_text
+from gen import config as gen_config
 from m3.toolchain import ARM_CC, QEMU
 from tests.helpers import ROOT
 
@@ -174,6 +176,41 @@ class McuCost(unittest.TestCase):
         for c in forced:
             self.assertEqual(c.config["coefficient_scales"], [64] * (c.degree + 1))
             self.assertEqual(c.config["multiplier"], "umaal")
+
+
+class FixedLayoutForms(unittest.TestCase):
+    """The fold (x86) and mcu (M3) families: the forms fix some keys (no
+    segments or scale for fold, no scale for mcu, no evaluation for either),
+    so their candidates must be configs the generator accepts, the one equal
+    to a shipped kernel must be recognised as it (not measured twice), and
+    form mcu's table size must be what the renderer writes."""
+
+    def test_configs_are_accepted_and_the_shipped_one_recognised(self) -> None:
+        for target, family, shipped_name in ((space.X86, "fd", "falcon_x86_fast"), (space.M3, "mcu", "falcon_m3")):
+            cands = [c for c in space.candidates(target, -53) if c.family == family]
+            self.assertTrue(cands)
+            with tempfile.TemporaryDirectory() as tmp:
+                for c in cands:
+                    path = Path(tmp) / f"{c.name}.toml"
+                    path.write_text(toml_text.dumps(c.config))
+                    self.assertEqual(gen_config.load(path).form, c.config["form"])
+            shipped = tomllib.loads((ROOT / "kernels" / f"{shipped_name}.toml").read_text())
+            same = [c for c in cands if cli._normal(c.config) == cli._normal(shipped)]
+            self.assertEqual(len(same), 1, f"{shipped_name}: {len(same)} candidates equal to it")
+
+    def test_mcu_table_bytes_are_the_rendered_table(self) -> None:
+        rendered = kfolder.load(ROOT / "generated", "falcon_m3").table_bytes
+        for c in space.candidates(space.M3, -53):
+            if c.family == "mcu":
+                self.assertEqual(c.table_bytes, rendered)
+
+    def test_shipped_kernel_per_budget(self) -> None:
+        budgets = {n: float(tomllib.loads((ROOT / "kernels" / f"{n}.toml").read_text())["max_abs_error_log2"])
+                   for n in space.X86.shipped}
+        self.assertEqual(space.shipped_for(space.X86, budgets, -63), "falcon_x86")
+        self.assertEqual(space.shipped_for(space.X86, budgets, -58), "falcon_x86_fast")
+        self.assertEqual(space.shipped_for(space.X86, budgets, -40), "falcon_x86_fast")
+        self.assertEqual(space.shipped_for(space.X86, budgets, -70), "falcon_x86")
 
 
 class Toml(unittest.TestCase):
