@@ -186,7 +186,8 @@ class Candidate:
 def _short(key: str, value: Any) -> str:
     """A variant key and value in a name: exact_head 3 -> eh3, pad_table
     true -> pt1, truncation_budget_offset -2 -> tbom2, table_layout "mixed"
-    -> tlm (a string by its first letter)."""
+    -> tlm (a string by its first letter), columns [1, 2, 3, 3, 4, 4] ->
+    c123344 (a list by its digits)."""
     initials = "".join(w[0] for w in key.split("_"))
     if isinstance(value, bool):
         return f"{initials}{int(value)}"
