@@ -17,3 +17,8 @@ HELP_LINES += "  make research-m3-small -- the small-table Cortex-M3 prototype (
 .PHONY: research-m3-small
 research-m3-small:
 	OUT=$(abspath $(BUILD))/research/m3_small_table research/m3_small_table/run.sh
+
+HELP_LINES += "  make research-chain-floor -- falcon_x86_fast's integer and binary64 paths timed alone (research/chain_floor): the split checked bit for bit, a control, project-harness timing, into research/chain_floor/results/"
+.PHONY: research-chain-floor
+research-chain-floor:
+	OUT=$(abspath $(BUILD))/research/chain_floor research/chain_floor/run.sh

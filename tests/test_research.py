@@ -70,6 +70,17 @@ class FpBatchPrototype(unittest.TestCase):
 
 
 
+def registry_has_rows(case: unittest.TestCase, folder: str, tmp: str, rows: tuple[str, ...]) -> None:
+    """research/<folder>/scalar_bench.py writes a bench registry (into tmp)
+    that defines every row named."""
+    registry = Path(tmp) / "registry.c"
+    subprocess.run(["python3", f"research/{folder}/scalar_bench.py", "registry", "generated", str(registry)],
+                   cwd=ROOT, check=True, capture_output=True, text=True, env={"PYTHONPATH": str(ROOT)})
+    text = registry.read_text()
+    for row in rows:
+        case.assertIn(f'{{"{row}"', text)
+
+
 @unittest.skipUnless({"avx2", "fma"} <= _cpu_flags(), "needs AVX2 and FMA")
 class FoldFastPrototype(unittest.TestCase):
     """research/fold_fast (a fast folded design, measured, not proven): on a
@@ -86,12 +97,31 @@ class FoldFastPrototype(unittest.TestCase):
             measured = float(re.search(r"^max ([0-9.]+) units of 2\^-63", out, re.M).group(1))
             self.assertLess(measured, 32.0)
             self.assertEqual(caught, 2)
-            registry = Path(tmp) / "registry.c"
-            subprocess.run(["python3", "research/fold_fast/scalar_bench.py", "registry", "generated", str(registry)],
-                           cwd=ROOT, check=True, capture_output=True, text=True, env={"PYTHONPATH": str(ROOT)})
-            text = registry.read_text()
-            for row in ("fold_domain", "fold_native", "facct_int128", "falcon_x86_fast/domain"):
-                self.assertIn(f'{{"{row}"', text)
+            registry_has_rows(self, "fold_fast", tmp, ("fold_domain", "fold_native", "facct_int128",
+                                                        "falcon_x86_fast/domain"))
+
+
+CHAIN_FLOOR = ROOT / "research" / "chain_floor"
+
+
+@unittest.skipUnless({"avx2", "fma"} <= _cpu_flags(), "needs AVX2 and FMA")
+class ChainFloorProbes(unittest.TestCase):
+    """research/chain_floor (falcon_x86_fast's two dependency paths timed
+    alone): the probes recombine into the generated kernel's _domain bit for
+    bit on a quick sample, a probe with one product left out is caught, and
+    both probes enter the project's bench registry."""
+
+    def test_split_is_exact_and_control_caught(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            make = ["make", "-s", "-C", str(CHAIN_FLOOR), f"OUT={tmp}"]
+            check = subprocess.run(make + ["check", "N=50000"], capture_output=True, text=True)
+            self.assertEqual(check.returncode, 0, check.stdout + check.stderr)
+            self.assertIn("ok 50000", check.stdout)
+            controls = subprocess.run(make + ["controls"], capture_output=True, text=True)
+            self.assertEqual(controls.returncode, 0, controls.stdout + controls.stderr)
+            self.assertIn(": caught: differs at", controls.stdout)
+            registry_has_rows(self, "chain_floor", tmp, ("probe_int", "probe_tail", "facct_avx2",
+                                                          "falcon_x86_fast/domain"))
 
 
 M3_SMALL = ROOT / "research" / "m3_small_table"
