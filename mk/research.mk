@@ -22,3 +22,8 @@ HELP_LINES += "  make research-chain-floor -- falcon_x86_fast's integer and bina
 .PHONY: research-chain-floor
 research-chain-floor:
 	OUT=$(abspath $(BUILD))/research/chain_floor research/chain_floor/run.sh
+
+HELP_LINES += "  make research-faithful-fold -- the faithful folded x86-64 prototype (research/faithful_fold): accuracy vs MPFR against the double inputs, controls, gcc/clang identity, project-harness timing, into research/faithful_fold/results/"
+.PHONY: research-faithful-fold
+research-faithful-fold:
+	OUT=$(abspath $(BUILD))/research/faithful_fold research/faithful_fold/run.sh

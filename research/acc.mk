@@ -1,16 +1,22 @@
 # The accuracy-check rules shared by the research prototypes' Makefiles
-# (fold_fast, m3_small_table): the output folder, acc.c built with gcc and
-# with clang, their identity (acc prints a HASH line of its outputs), and
-# CONTROL_CAUGHT, the recipe line that runs a deliberately broken build and
-# fails unless acc rejects it.  The including Makefile sets CC, CFLAGS, OUT,
-# SRC (acc.c's dependencies) and LIBS.
+# (fold_fast, faithful_fold, m3_small_table): the output folder, the
+# accuracy check built with gcc and with clang, their identity (acc prints a
+# HASH line of its outputs), ACC (the compiler arguments that build it; a
+# control adds its -DCONTROL_ flag before them) and CONTROL_CAUGHT, the
+# recipe line that runs a deliberately broken build and fails unless acc
+# rejects it.  The including Makefile sets CC, CFLAGS, OUT, SRC (the
+# check's dependencies), LIBS and, where it uses the shared check of a
+# double-interface prototype (acc_double.c), ACC_SRC and ACC_FLAGS.
+
+ACC_SRC ?= acc.c
+ACC = $(CFLAGS) $(ACC_FLAGS) $(ACC_SRC) $(LIBS)
 
 $(OUT):
 	mkdir -p $@
 $(OUT)/acc_bin: $(SRC) | $(OUT)
-	$(CC) $(CFLAGS) -o $@ acc.c $(LIBS)
+	$(CC) -o $@ $(ACC)
 $(OUT)/acc_clang: $(SRC) | $(OUT)
-	clang $(CFLAGS) -o $@ acc.c $(LIBS)
+	clang -o $@ $(ACC)
 
 .PHONY: compilers
 compilers: $(OUT)/acc_bin $(OUT)/acc_clang

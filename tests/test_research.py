@@ -29,9 +29,6 @@ def _cpu_flags() -> set[str]:
     return set()
 
 
-FOLD = ROOT / "research" / "fold_fast"
-
-
 def quick_acc_and_controls(case: unittest.TestCase, folder: Path, tmp: str, n: str) -> tuple[str, int]:
     """Build a prototype's acc_bin into tmp, run it on a quick sample (n
     inputs per family, seed 7) and its Makefile's controls target; return
@@ -81,6 +78,21 @@ def registry_has_rows(case: unittest.TestCase, folder: str, tmp: str, rows: tupl
         case.assertIn(f'{{"{row}"', text)
 
 
+def check_double_prototype(case: unittest.TestCase, folder: str, limit: float, rows: tuple[str, ...]) -> None:
+    """A double-interface prototype (research/double_proto.mk): on a quick
+    sample its error against the double inputs stays below limit units of
+    2^-63, its full adaptor reads every edge pattern as the clamped input,
+    both its broken controls are rejected and its bench rows (rows) enter
+    the project's registry."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out, caught = quick_acc_and_controls(case, ROOT / "research" / folder, tmp, "30000")
+        case.assertNotIn("EDGE MISMATCH", out)
+        measured = float(re.search(r"^max ([0-9.]+) units of 2\^-63", out, re.M).group(1))
+        case.assertLess(measured, limit)
+        case.assertEqual(caught, 2)
+        registry_has_rows(case, folder, tmp, rows)
+
+
 @unittest.skipUnless({"avx2", "fma"} <= _cpu_flags(), "needs AVX2 and FMA")
 class FoldFastPrototype(unittest.TestCase):
     """research/fold_fast (a fast folded design, measured, not proven): on a
@@ -91,14 +103,22 @@ class FoldFastPrototype(unittest.TestCase):
     rows enter the project's bench registry."""
 
     def test_within_budget_and_controls_rejected(self) -> None:
-        with tempfile.TemporaryDirectory() as tmp:
-            out, caught = quick_acc_and_controls(self, FOLD, tmp, "30000")
-            self.assertNotIn("EDGE MISMATCH", out)
-            measured = float(re.search(r"^max ([0-9.]+) units of 2\^-63", out, re.M).group(1))
-            self.assertLess(measured, 32.0)
-            self.assertEqual(caught, 2)
-            registry_has_rows(self, "fold_fast", tmp, ("fold_domain", "fold_native", "facct_int128",
-                                                        "falcon_x86_fast/domain"))
+        check_double_prototype(self, "fold_fast", 32.0, ("fold_domain", "fold_native", "facct_int128",
+                                                          "falcon_x86_fast/domain"))
+
+
+@unittest.skipUnless({"avx2", "fma", "bmi2"} <= _cpu_flags(), "needs AVX2, FMA and BMI2")
+class FaithfulFoldPrototype(unittest.TestCase):
+    """research/faithful_fold (a faithful folded design, measured, not
+    proven): on a quick sample its error against the double inputs stays
+    below one unit of 2^-63, its full adaptor reads every edge pattern as
+    the clamped input, its two broken controls (the conversion remainders
+    dropped, A's low word dropped) are rejected, and its rows enter the
+    project's bench registry."""
+
+    def test_faithful_and_controls_rejected(self) -> None:
+        check_double_prototype(self, "faithful_fold", 1.0, ("ffold_domain", "ffold_native", "facct_int128",
+                                                             "falcon_x86/domain"))
 
 
 CHAIN_FLOOR = ROOT / "research" / "chain_floor"

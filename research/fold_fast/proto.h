@@ -37,27 +37,14 @@
 #define FOLD_PROTO_H
 
 #include <stdint.h>
-#include <string.h>
 #include <immintrin.h>
 
 #include "coeffs.h"
+#include "../proto_common.h"
 
 #ifndef FOLD_ATTR
 #define FOLD_ATTR static inline __attribute__((always_inline))
 #endif
-
-__extension__ typedef unsigned __int128 fold_u128;
-
-FOLD_ATTR uint64_t fold_hi(uint64_t a, uint64_t b)
-{
-    return (uint64_t)(((fold_u128)a * b) >> 64);
-}
-
-/* x 2^63 for a double x in [+0, 1] (see above), in a vector register. */
-FOLD_ATTR __m128d fold_times_2p63(double x)
-{
-    return _mm_castsi128_pd(_mm_add_epi64(_mm_castpd_si128(_mm_set_sd(x)), _mm_set1_epi64x(63LL << 52)));
-}
 
 /* The binary64 tail: round(v P(v)) with v = max(x 2^63, 2^52), Estrin's
  * scheme (pairs in v, then v^2, then v^4), every product and FMA rounded
@@ -83,7 +70,7 @@ FOLD_ATTR int64_t fold_tail(__m128d xs)
  * CVTTSD2SI of 2^63 gives 0x8000000000000000, which is 2^63). */
 FOLD_ATTR uint64_t fold_domain(double x, double ccs)
 {
-    __m128d xs = fold_times_2p63(x), cs = fold_times_2p63(ccs);
+    __m128d xs = proto_times_2p63(x), cs = proto_times_2p63(ccs);
     uint64_t X = (uint64_t)_mm_cvttsd_si64(xs), C = (uint64_t)_mm_cvttsd_si64(cs);
     uint64_t z = X + X;
     uint64_t T = (uint64_t)fold_tail(xs);
@@ -94,44 +81,22 @@ FOLD_ATTR uint64_t fold_domain(double x, double ccs)
 #ifdef CONTROL_W3
     w3 += 256;      /* control: one middle word off by 2^-56, about 42 units at x = ln 2 */
 #endif
-    uint64_t A = fold_hi(C, z), B = fold_hi(A, z);
+    uint64_t A = proto_hi(C, z), B = proto_hi(A, z);
     uint64_t K4 = FOLD_W4 - T;
-    uint64_t K3 = w3 - fold_hi(z, K4);
-    uint64_t K = FOLD_W2 - fold_hi(z, K3);
-    return C - A + fold_hi(B, K);
+    uint64_t K3 = w3 - proto_hi(z, K4);
+    uint64_t K = FOLD_W2 - proto_hi(z, K3);
+    return C - A + proto_hi(B, K);
 }
 
-/* The same from bit patterns, with the edge rules of the project's full
- * adaptors done on the patterns as signed integers (for non-negative
- * doubles their order): x < 0, -0 or NaN with the sign set count as 0,
- * x above the double below ln 2 (+inf, NaN) as that double; ccs the same
- * with 1.  On integers; gcc 12 -O2 compiles each clamp's comparison to a
- * CMOV (read in the disassembly of the bench binary, not checked by a test). */
-#define FOLD_LN2_DOWN_BITS INT64_C(0x3FE62E42FEFA39EF)
-#define FOLD_ONE_BITS INT64_C(0x3FF0000000000000)
-
-FOLD_ATTR int64_t fold_clamp(int64_t b, int64_t top)
-{
-    b &= ~(b >> 63);
-    return b > top ? top : b;
-}
-
+/* The same from bit patterns, with the edge rules of ../proto_common.h. */
 FOLD_ATTR uint64_t fold_fpr_expm_p63(uint64_t x_bits, uint64_t ccs_bits)
 {
-    int64_t xb = fold_clamp((int64_t)x_bits, FOLD_LN2_DOWN_BITS);
-    int64_t cb = fold_clamp((int64_t)ccs_bits, FOLD_ONE_BITS);
-    double x, ccs;
-    memcpy(&x, &xb, sizeof x);
-    memcpy(&ccs, &cb, sizeof ccs);
-    return fold_domain(x, ccs);
+    return fold_domain(clamp_x_bits(x_bits), clamp_ccs_bits(ccs_bits));
 }
 
 FOLD_ATTR uint64_t fold_native(double x, double ccs)
 {
-    uint64_t xb, cb;
-    memcpy(&xb, &x, sizeof xb);
-    memcpy(&cb, &ccs, sizeof cb);
-    return fold_fpr_expm_p63(xb, cb);
+    return fold_fpr_expm_p63(bits_of_double(x), bits_of_double(ccs));
 }
 
 #endif

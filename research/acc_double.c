@@ -1,6 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* acc.c -- the prototype's error against the exact value of its double
- * inputs, |R - ccs exp(-x) 2^63| in units of 2^-63, with MPFR at 256 bits.
+/* acc_double.c -- a double-interface prototype's error against the exact
+ * value of its double inputs, |R - ccs exp(-x) 2^63| in units of 2^-63,
+ * with MPFR at 256 bits (shared by research/fold_fast and
+ * research/faithful_fold through acc.mk).  The prototype's folder supplies
+ * proto.h (found by -I.) and, as -D flags from its Makefile, ACC_DOMAIN
+ * (its Falcon-contract function of two doubles), ACC_FPR (its full adaptor
+ * on bit patterns) and ACC_LIMIT (the error, in units of 2^-63, that fails
+ * the run).
  *
  * Usage: acc N SEED.  Inputs: N each of x uniform in [0, ln 2) or
  * log-uniform in [2^-80, 2^-8], crossed with ccs uniform in [0.5, 1) or
@@ -9,20 +15,23 @@
  * the double below ln 2, ccs = 1, 2^-64, ...) through the full adaptor,
  * whose edge rules are checked against the clamped inputs.
  *
- * Exit status 1 when an error reaches LIMIT (32 units, 2^-58: the budget of
- * issue 17's fast kernel): the controls (CONTROL_*, proto.h) must fail.
+ * Exit status 1 when an error reaches ACC_LIMIT: the controls (CONTROL_*,
+ * proto.h) must fail.
  * Prints a hash of every output, so two compilers can be compared.
  */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "proto.h"
 /* after <inttypes.h>: MPFR declares mpfr_set_uj only when intmax_t is known */
 #include <mpfr.h>
 
-#define LIMIT 32.0
+#if !defined(ACC_DOMAIN) || !defined(ACC_FPR) || !defined(ACC_LIMIT)
+#error "acc_double.c needs -DACC_DOMAIN=, -DACC_FPR= and -DACC_LIMIT= (research/acc.mk)"
+#endif
 #define LN2_DOWN 0x1.62e42fefa39efp-1
 
 static uint64_t rng_state;
@@ -117,8 +126,8 @@ static int edges(struct stats *s)
     for (size_t i = 0; i < sizeof xs / sizeof xs[0]; i++)
         for (size_t j = 0; j < sizeof cs / sizeof cs[0]; j++) {
             double x = clamp_like_adaptor(xs[i], LN2_DOWN), c = clamp_like_adaptor(cs[j], 1.0);
-            uint64_t r = fold_fpr_expm_p63(xs[i], cs[j]);
-            if (r != fold_domain(x, c)) {
+            uint64_t r = ACC_FPR(xs[i], cs[j]);
+            if (r != ACC_DOMAIN(x, c)) {
                 printf("EDGE MISMATCH x=%016llx ccs=%016llx\n", (unsigned long long)xs[i], (unsigned long long)cs[j]);
                 bad = 1;
             }
@@ -134,7 +143,7 @@ static void powers_of_two(struct stats *s)
         for (int d = -3; d <= 3; d++) {
             double x = from_bits(bits_of(ldexp(1.0, -k)) + (uint64_t)(int64_t)d);
             for (size_t j = 0; j < sizeof cs / sizeof cs[0]; j++)
-                record(s, x, cs[j], fold_domain(x, cs[j]));
+                record(s, x, cs[j], ACC_DOMAIN(x, cs[j]));
         }
 }
 
@@ -160,10 +169,10 @@ int main(int argc, char **argv)
     for (long i = 0; i < n; i++) {
         double xu = uniform(0.0, LN2_DOWN), xl = log_uniform(-80, -8);
         double cu = uniform(0.5, 1.0), cl = log_uniform(-30, 0);
-        record(&st[0], xu, cu, fold_domain(xu, cu));
-        record(&st[1], xu, cl, fold_domain(xu, cl));
-        record(&st[2], xl, cu, fold_domain(xl, cu));
-        record(&st[3], xl, cl, fold_domain(xl, cl));
+        record(&st[0], xu, cu, ACC_DOMAIN(xu, cu));
+        record(&st[1], xu, cl, ACC_DOMAIN(xu, cl));
+        record(&st[2], xl, cu, ACC_DOMAIN(xl, cu));
+        record(&st[3], xl, cl, ACC_DOMAIN(xl, cl));
     }
     powers_of_two(&st[4]);
     int bad = edges(&st[5]);
@@ -172,9 +181,9 @@ int main(int argc, char **argv)
         print(&st[i]);
         worst = fmax(worst, st[i].max_err);
     }
-    printf("max %.4f units of 2^-63 (2^%.2f); limit %.0f: %s\n", worst, log2(worst) - 63, LIMIT,
-           worst < LIMIT && !bad ? "ok" : "EXCEEDED");
+    printf("max %.4f units of 2^-63 (2^%.2f); limit %g: %s\n", worst, log2(worst) - 63, (double)ACC_LIMIT,
+           worst < ACC_LIMIT && !bad ? "ok" : "EXCEEDED");
     printf("HASH %016llx\n", (unsigned long long)hash);
     mpfr_clears(m_x, m_c, m_r, m_t, (mpfr_ptr)0);
-    return worst < LIMIT && !bad ? 0 : 1;
+    return worst < ACC_LIMIT && !bad ? 0 : 1;
 }
