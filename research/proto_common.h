@@ -5,8 +5,9 @@
  * edge rules of their full adaptors.
  *
  * The edge rules are done on the bit patterns as signed integers, which
- * for non-negative doubles is their order: x < 0, -0 or a NaN with the sign set count as 0, x above the
- * double below ln 2 (+inf, NaN) as that double; ccs the same with 1.
+ * for non-negative doubles is their order: x < 0, -0 or a NaN with the
+ * sign set count as 0, x above the double below ln 2 (+inf, NaN) as that
+ * double; ccs the same with 1.
  * On integers; gcc 12 -O2 compiles each clamp's comparison to a CMOV (read
  * in the disassembly of the bench binary, not checked by a test).  The
  * shipped kernels' adaptors differ: they send a NaN to 0.
@@ -30,8 +31,9 @@ PROTO_ATTR uint64_t proto_hi(uint64_t a, uint64_t b)
 
 /* x 2^63 for a double x in [+0, 1], in a vector register, by adding 63 to
  * the exponent field (PADDQ): exact for x in [2^-1022, 1]; +0 and
- * subnormals give a normal double below 2^-959 (so no binary64 operation
- * sees a subnormal), whose truncation is 0 as trunc(x 2^63) is. */
+ * subnormals give a normal double below 2^-959 (so the conversion hands
+ * no subnormal on; what the prototype computes from it is its own
+ * question, README.md), whose truncation is 0 as trunc(x 2^63) is. */
 PROTO_ATTR __m128d proto_times_2p63(double x)
 {
     return _mm_castsi128_pd(_mm_add_epi64(_mm_castpd_si128(_mm_set_sd(x)), _mm_set1_epi64x(63LL << 52)));
