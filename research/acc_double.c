@@ -89,13 +89,6 @@ static void record(struct stats *s, double x, double ccs, uint64_t r)
     }
 }
 
-static uint64_t bits_of(double v)
-{
-    uint64_t b;
-    memcpy(&b, &v, sizeof b);
-    return b;
-}
-
 static double from_bits(uint64_t b)
 {
     double v;
@@ -115,13 +108,16 @@ static double clamp_like_adaptor(uint64_t b, double top)
 static int edges(struct stats *s)
 {
     const uint64_t xs[] = {0, UINT64_C(0x8000000000000000), 1, UINT64_C(0x000FFFFFFFFFFFFF),
-                           UINT64_C(0x0010000000000000), bits_of(0x1p-900), bits_of(0x1p-80), bits_of(0x1p-11),
-                           bits_of(LN2_DOWN), bits_of(LN2_DOWN) - 1, bits_of(0.6931471805599453) + 1,
-                           bits_of(1.0), bits_of(INFINITY), bits_of(-INFINITY), bits_of(NAN),
-                           bits_of(-NAN), bits_of(-0x1p-3)};
-    const uint64_t cs[] = {0, UINT64_C(0x8000000000000000), 1, bits_of(0x1p-64), bits_of(0x1p-64) - 1,
-                           bits_of(0x1p-30), bits_of(0.5), bits_of(0.5) - 1, bits_of(1.0) - 1, bits_of(1.0),
-                           bits_of(2.0), bits_of(INFINITY), bits_of(NAN), bits_of(-0.5)};
+                           UINT64_C(0x0010000000000000), bits_of_double(0x1p-900), bits_of_double(0x1p-80),
+                           bits_of_double(0x1p-11), bits_of_double(LN2_DOWN), bits_of_double(LN2_DOWN) - 1,
+                           bits_of_double(0.6931471805599453) + 1, bits_of_double(1.0), bits_of_double(INFINITY),
+                           bits_of_double(-INFINITY), bits_of_double(NAN), bits_of_double(-NAN),
+                           bits_of_double(-0x1p-3)};
+    const uint64_t cs[] = {0, UINT64_C(0x8000000000000000), 1, bits_of_double(0x1p-64),
+                           bits_of_double(0x1p-64) - 1, bits_of_double(0x1p-30), bits_of_double(0.5),
+                           bits_of_double(0.5) - 1, bits_of_double(1.0) - 1, bits_of_double(1.0),
+                           bits_of_double(2.0), bits_of_double(INFINITY), bits_of_double(NAN),
+                           bits_of_double(-0.5)};
     int bad = 0;
     for (size_t i = 0; i < sizeof xs / sizeof xs[0]; i++)
         for (size_t j = 0; j < sizeof cs / sizeof cs[0]; j++) {
@@ -141,7 +137,7 @@ static void powers_of_two(struct stats *s)
     const double cs[] = {1.0, 0x1.fffffffffffffp-1, 0.75, 0.5, 0x1p-30, 0x1p-64};
     for (int k = 1; k <= 64; k++)
         for (int d = -3; d <= 3; d++) {
-            double x = from_bits(bits_of(ldexp(1.0, -k)) + (uint64_t)(int64_t)d);
+            double x = from_bits(bits_of_double(ldexp(1.0, -k)) + (uint64_t)(int64_t)d);
             for (size_t j = 0; j < sizeof cs / sizeof cs[0]; j++)
                 record(s, x, cs[j], ACC_DOMAIN(x, cs[j]));
         }

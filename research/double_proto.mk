@@ -16,7 +16,7 @@ N ?= 2500000
 LIBS = -lmpfr -lgmp -lm
 ACC_SRC = ../acc_double.c
 ACC_FLAGS = -I. $(ACC_NAMES)
-SRC = $(ACC_SRC) proto.h coeffs.h
+SRC = $(ACC_SRC) proto.h coeffs.h ../proto_common.h
 
 .DEFAULT_GOAL := help
 .PHONY: coeffs acc controls help clean
@@ -33,7 +33,7 @@ acc: $(OUT)/acc_bin
 	$(OUT)/acc_bin $(N) 1
 
 # The prototype in the project's bench harness (research/scalar_bench.mk).
-PROTO_DEPS = proto.h coeffs.h
+PROTO_DEPS = proto.h coeffs.h ../proto_common.h
 include ../scalar_bench.mk
 
 help:
