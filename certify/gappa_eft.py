@@ -34,7 +34,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from certify.gappa_head import write_script
+from certify.gappa_script import write_script
 
 # An operation of the sidecar's list as a Gappa expression of its operands.
 EXPRESSIONS = {

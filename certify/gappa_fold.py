@@ -28,24 +28,17 @@ Usage: python3 -m certify.gappa_fold generated/<name>/provenance/<name>.json [-o
 
 from __future__ import annotations
 
-import argparse
 import sys
-from pathlib import Path
 from typing import Any, Optional
 
-from certify.gappa_head import _fraction, dyadic, program_lines, write_script
-from certify.gappa_script import PRECISION, SidecarError, load_sidecar
+from certify import gappa_claims
+from certify.gappa_head import _fraction, dyadic, program_lines
+from certify.gappa_script import SidecarError, sidecar_cli
 
 
 def claims(sidecar: dict[str, Any]) -> list[list[str]]:
     """The sidecar's per-piece claims, checked for presence."""
-    try:
-        rows = sidecar["fold"]["binary64"]["claims"]
-    except (KeyError, TypeError):
-        raise SidecarError("no fold.binary64 claims (render the kernel again with this generator)") from None
-    if not rows:
-        raise SidecarError("fold.binary64 has no claims")
-    return rows
+    return gappa_claims.claims(sidecar, "fold")
 
 
 def render_script(sidecar: dict[str, Any], source: str = "", pieces: Optional[slice] = None) -> str:
@@ -69,33 +62,17 @@ def render_script(sidecar: dict[str, Any], source: str = "", pieces: Optional[sl
                      f"{dyadic(c_hi, True)}] ->\n    {t_r} - {t_x} in "
                      f"[{dyadic(elo, False)}, {dyadic(ehi, True)}] /\\ {t_r} in "
                      f"[{dyadic(clo, False)}, {dyadic(chi, True)}])")
-    if not goals:
-        raise SidecarError("no claims in the pieces asked for")
-    out = [f"# {name} tail -- DO NOT EDIT.  Rendered by certify/gappa_fold.py from {source or 'its sidecar'}.",
-           "# Check with:  gappa <this file>   (exit status 0 = every property proven)",
-           "#",
-           "# The binary64 tail of a form = \"fold\" kernel, for each piece of v the",
-           "# generator's proof used: t as computed (every operation rounded to nearest",
-           "# binary64, an FMA once) minus the same operations done exactly lies in the",
-           "# generator's error interval, and the computed t in its range.",
-           f"#@-Eprecision={PRECISION}",
-           "@rnd = float<ieee_64, ne>;", "", *body, ""]
-    out.append("{ " + " /\\\n  ".join(goals) + " }")
-    return "\n".join(out) + "\n"
+    about = [
+        'The binary64 tail of a form = "fold" kernel, for each piece of v the',
+        "generator's proof used: t as computed (every operation rounded to nearest",
+        "binary64, an FMA once) minus the same operations done exactly lies in the",
+        "generator's error interval, and the computed t in its range.",
+    ]
+    return gappa_claims.script("certify/gappa_fold.py", f"{name} tail", source, about, body, goals)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python3 -m certify.gappa_fold", description=__doc__.splitlines()[0])
-    parser.add_argument("sidecar", type=Path, help="generated/<name>/provenance/<name>.json")
-    parser.add_argument("-o", "--out", type=Path, help="output file (default: stdout)")
-    args = parser.parse_args(argv)
-    try:
-        text = render_script(load_sidecar(args.sidecar), str(args.sidecar))
-    except SidecarError as exc:
-        print(f"gappa_fold: error: {args.sidecar}: {exc}", file=sys.stderr)
-        return 2
-    write_script(text, args.out)
-    return 0
+    return sidecar_cli(argv, "gappa_fold", __doc__.splitlines()[0], render_script)
 
 
 if __name__ == "__main__":

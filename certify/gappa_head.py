@@ -43,13 +43,11 @@ Usage: python3 -m certify.gappa_head generated/<name>/<name>.json [-o out.g]
 
 from __future__ import annotations
 
-import argparse
 import sys
 from fractions import Fraction
-from pathlib import Path
 from typing import Any, Optional, Sequence
 
-from certify.gappa_script import PRECISION, SidecarError, load_sidecar
+from certify.gappa_script import PRECISION, SidecarError, sidecar_cli
 
 ENTRIES = ("eval", "expm", "fpr")
 TAIL_X_MIN = Fraction(1, 1 << 11)
@@ -221,25 +219,7 @@ def render_script(sidecar: dict[str, Any], source: str = "", entries: Sequence[s
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python3 -m certify.gappa_head", description=__doc__.splitlines()[0])
-    parser.add_argument("sidecar", type=Path, help="generated/<name>/<name>.json")
-    parser.add_argument("-o", "--out", type=Path, help="output file (default: stdout)")
-    args = parser.parse_args(argv)
-    try:
-        text = render_script(load_sidecar(args.sidecar), str(args.sidecar))
-    except SidecarError as exc:
-        print(f"gappa: error: {args.sidecar}: {exc}", file=sys.stderr)
-        return 2
-    write_script(text, args.out)
-    return 0
-
-
-def write_script(text: str, out: Optional[Path]) -> None:
-    """A script to the file `out`, or to stdout when there is none."""
-    if out is None:
-        sys.stdout.write(text)
-    else:
-        out.write_text(text)
+    return sidecar_cli(argv, "gappa_head", __doc__.splitlines()[0], render_script)
 
 
 if __name__ == "__main__":

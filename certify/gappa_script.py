@@ -39,7 +39,7 @@ import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 import jinja2
 
@@ -293,6 +293,32 @@ def render_script(sidecar: dict[str, Any], source: str = "",
         wide_max=(1 << (2 * word_bits)) - 1, segments=chosen,
         root_bias=_integer(sidecar.get("root_bias", 0), "sidecar: root_bias"),
         cuts={s.index: split_points(s.t_max, pre_shift, split) if split > 1 else [] for s in chosen})
+
+
+def write_script(text: str, out: Optional[Path]) -> None:
+    """A script to the file `out`, or to stdout when there is none."""
+    if out is None:
+        sys.stdout.write(text)
+    else:
+        out.write_text(text)
+
+
+def sidecar_cli(argv: list[str] | None, prog: str, description: str,
+                render: Callable[[dict[str, Any], str], str]) -> int:
+    """The command line of a script writer that needs only the sidecar: the
+    sidecar in, the script to -o or stdout; a bad sidecar is one line and
+    exit status 2."""
+    parser = argparse.ArgumentParser(prog=f"python3 -m certify.{prog}", description=description)
+    parser.add_argument("sidecar", type=Path, help="generated/<name>/provenance/<name>.json")
+    parser.add_argument("-o", "--out", type=Path, help="output file (default: stdout)")
+    args = parser.parse_args(argv)
+    try:
+        text = render(load_sidecar(args.sidecar), str(args.sidecar))
+    except SidecarError as exc:
+        print(f"{prog}: error: {args.sidecar}: {exc}", file=sys.stderr)
+        return 2
+    write_script(text, args.out)
+    return 0
 
 
 def load_sidecar(path: Path) -> dict[str, Any]:

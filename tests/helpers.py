@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
 import re
 import subprocess
 import tempfile
@@ -13,6 +14,8 @@ from typing import Any, Callable
 
 import kfolder
 from gen import config, kernel, render
+from gen.exact import double_bits, double_from_bits
+from gen.falcon import LN2_DOWN
 from toolkit.files import replace_folder
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -224,14 +227,15 @@ int main(void)
 """
 
 
-def mxcsr_flags(folder: Path, name: str, tmp: Path, fixed_point: bool = True) -> int:
+def mxcsr_flags(folder: Path, name: str, tmp: Path, fixed_point: bool = True,
+                cflags: tuple[str, ...] = ("-mfma",)) -> int:
     """The DE and UE flags (MXCSR bits 1 and 4) after every entry of the
     kernel in ``folder`` ran on _MXCSR_PROGRAM's inputs: 0 when no subnormal
     reached the FPU."""
     src = tmp / "mxcsr.c"
     src.write_text(_MXCSR_PROGRAM)
     exe = tmp / f"mxcsr_{folder.name}"
-    subprocess.run(["gcc", "-O2", "-std=gnu11", "-mfma", f"-I{folder}", f"-I{TOOLKIT_C}", f"-DKNAME={name}",
+    subprocess.run(["gcc", "-O2", "-std=gnu11", *cflags, f"-I{folder}", f"-I{TOOLKIT_C}", f"-DKNAME={name}",
                     f'-DKHEADER="{name}.h"', f"-DFIXED_POINT={int(fixed_point)}", str(src), "-o", str(exe)],
                    check=True, capture_output=True, text=True)
     return int(subprocess.run([str(exe)], check=True, capture_output=True, text=True).stdout.split()[0])
@@ -249,3 +253,130 @@ def without_fma_rounding():  # type: ignore[no-untyped-def]
     def no_fma_rounding(op, before):  # type: ignore[no-untyped-def]
         return Fraction(0) if op.kind == "fma" else real(op, before)
     return mock.patch.object(float_tail, "rounding_error", no_fma_rounding)
+
+
+ADAPTOR_ENTRIES = ROOT / "tests" / "adaptor_entries.c"
+
+
+def adaptor_entries(exe: Path, cc: str, header_dir: Path, name: str, flags: tuple[str, ...], inputs: str) -> list[str]:
+    """tests/adaptor_entries.c built with ``cc`` and ``flags`` against
+    header_dir/<name>.h, run on ``inputs`` (lines "x_bits ccs_bits" in hex):
+    one line per input, the four Falcon entries' results."""
+    subprocess.run([cc, "-O2", "-Wall", "-Wextra", "-Werror", *flags, f"-I{header_dir}", f"-DKNAME={name}",
+                    f'-DKHEADER="{name}.h"', str(ADAPTOR_ENTRIES), "-o", str(exe)], check=True,
+                   capture_output=True, text=True)
+    return subprocess.run([str(exe)], input=inputs, capture_output=True, text=True, check=True).stdout.splitlines()
+
+
+def entries_against_model(cases: list[tuple[int, int]], lines: list[str], full: Callable[[int, int], int],
+                          domain: Callable[[int, int], int], in_domain: Callable[[int, int], bool]) -> list[str]:
+    """The mismatches between adaptor_entries' lines and a form's model:
+    _fpr_expm_p63 and _native against ``full`` on every case, _domain_bits
+    and _domain against ``domain`` where ``in_domain``."""
+    if len(lines) != len(cases):
+        return [f"{len(lines)} lines for {len(cases)} inputs"]
+    bad = []
+    for (x, c), line in zip(cases, lines):
+        got_full, native, dbits, got_domain = (int(v, 16) for v in line.split())
+        want = full(x, c)
+        if not got_full == native == want:
+            bad.append(f"full x={x:016x} ccs={c:016x}: C {got_full:x} / {native:x}, model {want:x}")
+        if in_domain(x, c):
+            want = domain(x, c)
+            if not dbits == got_domain == want:
+                bad.append(f"domain x={x:016x} ccs={c:016x}: C {dbits:x} / {got_domain:x}, model {want:x}")
+    return bad
+
+
+# Bit patterns every Falcon adaptor test feeds in pairs: zeros, subnormals,
+# infinities, NaNs, negatives, values above the domain, ln 2's neighbours and
+# the edges of the lifts and conversions (2^-23, 2^-62..2^-64) with their
+# neighbours.
+ADAPTOR_SPECIAL_BITS = (
+    0, 1 << 63, 1, 0x000FFFFFFFFFFFFF, 0x0010000000000000, 0x7FF0000000000000, 0x7FF0000000000001,
+    0xFFF8000000000000, 0x7FF8000000000000, 0xBFF0000000000000, double_bits(1.0), double_bits(1.0) - 1,
+    double_bits(0.5), double_bits(2.0), double_bits(1e300), 0x3FE62E42FEFA39EF, 0x3FE62E42FEFA39F0,
+    double_bits(2.0 ** -10), double_bits(2.0 ** -10) - 1, double_bits(2.0 ** -11), double_bits(2.0 ** -11) - 1,
+    double_bits(2.0 ** -23), double_bits(2.0 ** -23) - 1, double_bits(2.0 ** -23) + 1, double_bits(2.0 ** -62),
+    double_bits(2.0 ** -63), double_bits(2.0 ** -63) - 1, double_bits(2.0 ** -64), double_bits(2.0 ** -64) - 1,
+    double_bits(2.0 ** -80), double_bits(2.0 ** -128), double_bits(2.0 ** -128) - 1, double_bits(2.0 ** -500))
+
+
+def adaptor_cases(seed: int, random_inputs: int, x_floor_exp: int) -> list[tuple[int, int]]:
+    """Pairs of bit patterns for a Falcon adaptor test: every pair of
+    ADAPTOR_SPECIAL_BITS, x at and around every power of two down to
+    2^-x_floor_exp, ``random_inputs`` in-domain pairs (x uniform and
+    log-uniform down to 2^-x_floor_exp, ccs uniform and log-uniform down to
+    2^-70) each followed by a raw random pair."""
+    rng = random.Random(seed)
+    out = [(a, b) for a in ADAPTOR_SPECIAL_BITS for b in ADAPTOR_SPECIAL_BITS]
+    for k in range(1, x_floor_exp + 1):
+        for d in (-1, 0, 1):
+            out.append((double_bits(2.0 ** -k) + d, double_bits(rng.uniform(0.5, 1.0))))
+    for i in range(random_inputs):
+        x = rng.uniform(0, float(LN2_DOWN)) if i % 3 else 2.0 ** rng.uniform(-x_floor_exp, -1)
+        c = rng.uniform(0.5, 1.0) if i % 4 else 2.0 ** rng.uniform(-70, 0)
+        out.append((double_bits(x), double_bits(c)))
+        out.append((rng.getrandbits(64), rng.getrandbits(64)))
+    return out
+
+
+def in_falcon_domain(x_bits: int, c_bits: int) -> bool:
+    """Whether the bit patterns are x in [+0, LN2_DOWN] and ccs in [+0, 1]."""
+    return x_bits <= double_bits(float(LN2_DOWN)) and c_bits <= double_bits(1.0)
+
+
+GAPPA_SECONDS = 30
+
+
+def gappa_failures(render: Callable[[slice], str], indices: tuple[int, ...], tmp: Path) -> list[int]:
+    """The indices i whose script ``render(slice(i, i + 1))`` Gappa could
+    not prove.  A run past GAPPA_SECONDS counts as not proven: a claim Gappa
+    cannot reach makes it bisect without end, and the shipped ones take at
+    most a few hundredths of a second each."""
+    failed = []
+    for i in indices:
+        script = tmp / f"claim{i}.g"
+        script.write_text(render(slice(i, i + 1)))
+        try:
+            done = subprocess.run(["gappa", str(script)], capture_output=True, text=True, timeout=GAPPA_SECONDS)
+        except subprocess.TimeoutExpired:
+            failed.append(i)
+            continue
+        if done.returncode:
+            failed.append(i)
+    return failed
+
+
+class AdaptorModelCase(TempDirCase):
+    """A shipped binary64 kernel's four Falcon entries against its form's
+    model (a module with full(design, x_bits, ccs_bits) and
+    domain(design, x, ccs)).  Subclasses set the class attributes and
+    ``cases`` / ``text`` (adaptor_cases and its input lines) in setUpClass."""
+
+    kernel_name: str
+    cflags: tuple[str, ...]
+    model: Any
+    design: Any
+    cases: list[tuple[int, int]]
+    text: str
+
+    def run_checker(self, cc: str, header_dir: Path, extra: tuple[str, ...] = ()) -> list[str]:
+        exe = self.tmp / f"entries_{cc}_{header_dir.name}_{len(extra)}"
+        return adaptor_entries(exe, cc, header_dir, self.kernel_name, (*self.cflags, *extra), self.text)
+
+    def mismatches(self, lines: list[str]) -> list[str]:
+        return entries_against_model(
+            self.cases, lines, lambda x, c: self.model.full(self.design, x, c),
+            lambda x, c: self.model.domain(self.design, double_from_bits(x), double_from_bits(c)), in_falcon_domain)
+
+    def assert_wrong_word_is_caught(self, word: int) -> None:
+        """Control: the shipped header with the 64-bit constant ``word`` one
+        unit off must differ from the model."""
+        header = (GENERATED / self.kernel_name / f"{self.kernel_name}.h").read_text()
+        literal = f"UINT64_C(0x{word:016X})"
+        self.assertEqual(header.count(literal), 1, f"{literal} is not in the header once")
+        broken = self.tmp / "broken"
+        broken.mkdir(exist_ok=True)
+        (broken / f"{self.kernel_name}.h").write_text(header.replace(literal, f"UINT64_C(0x{word + 1:016X})"))
+        self.assertNotEqual(self.mismatches(self.run_checker("gcc", broken)), [])

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import random
 import shutil
-import subprocess
 import unittest
 from fractions import Fraction
 from pathlib import Path
@@ -23,45 +22,19 @@ from certify import gappa_fold
 from gen import config, kernel, render
 from gen.cemit import round_up
 from gen.errors import GenError
-from gen.exact import double_bits, double_from_bits
 from gen.fold import model, proof
 from gen.fold.design import LN2_DOWN, make_design
-from tests.helpers import GENERATED, KERNELS, ROOT, TempDirCase, mxcsr_flags, without_fma_rounding
+from tests.helpers import GENERATED, KERNELS, AdaptorModelCase, TempDirCase, adaptor_cases, gappa_failures, \
+    mxcsr_flags, without_fma_rounding
 
 NAME = "falcon_x86_fast"
-CHECKER = ROOT / "tests" / "adaptor_entries.c"
 RANDOM_INPUTS = 8000
-SPECIAL_BITS = (0, 1 << 63, 1, 0x000FFFFFFFFFFFFF, 0x0010000000000000, 0x7FF0000000000000, 0x7FF0000000000001,
-                0xFFF8000000000000, 0xBFF0000000000000, double_bits(1.0), double_bits(1.0) - 1, double_bits(0.5),
-                0x3FE62E42FEFA39EF, 0x3FE62E42FEFA39F0, double_bits(2.0 ** -11), double_bits(2.0 ** -11) - 1,
-                double_bits(2.0 ** -23), double_bits(2.0 ** -23) - 1, double_bits(2.0 ** -23) + 1,
-                double_bits(2.0 ** -62), double_bits(2.0 ** -63), double_bits(2.0 ** -63) - 1,
-                double_bits(2.0 ** -64), double_bits(2.0 ** -80))
 
 
-def _cases() -> list[tuple[int, int]]:
-    """Pairs of bit patterns: every pair of SPECIAL_BITS, x at and around
-    powers of two, in-domain x uniform and log-uniform down to 2^-90 with
-    ccs uniform and log-uniform down to 2^-70, and raw random patterns."""
-    rng = random.Random(23)
-    out = [(a, b) for a in SPECIAL_BITS for b in SPECIAL_BITS]
-    for k in range(1, 70):
-        for d in (-1, 0, 1):
-            out.append((double_bits(2.0 ** -k) + d, double_bits(rng.uniform(0.5, 1.0))))
-    for i in range(RANDOM_INPUTS):
-        x = rng.uniform(0, float(LN2_DOWN)) if i % 3 else 2.0 ** rng.uniform(-90, -1)
-        c = rng.uniform(0.5, 1.0) if i % 4 else 2.0 ** rng.uniform(-70, 0)
-        out.append((double_bits(x), double_bits(c)))
-        out.append((rng.getrandbits(64), rng.getrandbits(64)))
-    return out
-
-
-def _in_domain(x_bits: int, c_bits: int) -> bool:
-    return x_bits <= double_bits(float(LN2_DOWN)) and c_bits <= double_bits(1.0)
-
-
-class RenderedEqualsModel(TempDirCase):
+class RenderedEqualsModel(AdaptorModelCase):
     """Every entry of the shipped header against gen/fold/model.py."""
+
+    kernel_name, cflags, model = NAME, ("-mfma",), model
 
     @classmethod
     def setUpClass(cls) -> None:
@@ -69,31 +42,8 @@ class RenderedEqualsModel(TempDirCase):
         cfg = config.load(KERNELS / f"{NAME}.toml")
         assert cfg.float_tail is not None
         cls.design = make_design(cfg.degree, cfg.float_tail)
-        cls.cases = _cases()
+        cls.cases = adaptor_cases(23, RANDOM_INPUTS, 90)
         cls.text = "".join(f"{x:x} {c:x}\n" for x, c in cls.cases)
-
-    def run_checker(self, cc: str, header_dir: Path, extra: tuple[str, ...] = ()) -> list[str]:
-        exe = self.tmp / f"fold_{cc}_{header_dir.name}_{len(extra)}"
-        cmd = [cc, "-O2", "-Wall", "-Wextra", "-Werror", "-mfma", *extra, f"-I{header_dir}", f"-DKNAME={NAME}",
-               f'-DKHEADER="{NAME}.h"', str(CHECKER), "-o", str(exe)]
-        p = subprocess.run(cmd, capture_output=True, text=True)
-        self.assertEqual(p.returncode, 0, p.stderr)
-        return subprocess.run([str(exe)], input=self.text, capture_output=True, text=True,
-                              check=True).stdout.splitlines()
-
-    def mismatches(self, lines: list[str]) -> list[str]:
-        self.assertEqual(len(lines), len(self.cases))
-        bad = []
-        for (x, c), line in zip(self.cases, lines):
-            full, native, dbits, domain = (int(v, 16) for v in line.split())
-            want = model.full(self.design, x, c)
-            if not full == native == want:
-                bad.append(f"full x={x:016x} ccs={c:016x}: C {full:x} / {native:x}, model {want:x}")
-            if _in_domain(x, c):
-                want = model.domain(self.design, double_from_bits(x), double_from_bits(c))
-                if not dbits == domain == want:
-                    bad.append(f"domain x={x:016x} ccs={c:016x}: C {dbits:x} / {domain:x}, model {want:x}")
-        return bad
 
     def test_gcc_and_clang_equal_the_model(self) -> None:
         """gcc, gcc with -ffp-contract=fast (which fuses products and sums
@@ -104,13 +54,7 @@ class RenderedEqualsModel(TempDirCase):
 
     def test_a_wrong_word_is_caught(self) -> None:
         """Control: the header with W_3 one unit off must differ from the model."""
-        header = (GENERATED / NAME / f"{NAME}.h").read_text()
-        word = f"UINT64_C(0x{self.design.words[1]:016X})"
-        self.assertEqual(header.count(word), 1, f"{word} is not in the header once")
-        broken = self.tmp / "broken"
-        broken.mkdir(exist_ok=True)
-        (broken / f"{NAME}.h").write_text(header.replace(word, f"UINT64_C(0x{self.design.words[1] + 1:016X})"))
-        self.assertNotEqual(self.mismatches(self.run_checker("gcc", broken)), [])
+        self.assert_wrong_word_is_caught(self.design.words[1])
 
 
 class Proof(unittest.TestCase):
@@ -199,25 +143,11 @@ class Generator(unittest.TestCase):
 # rounding still holds.  The control counts the other pieces.
 SAMPLE_PIECES = (0, 5, 596, 597, 788, 789, 1000, 1150, 1300)
 VARYING_PIECES = (597, 789, 1000, 1150, 1300)
-GAPPA_SECONDS = 30
 
 
-def _gappa_failures(sidecar: dict, pieces: tuple[int, ...], tmp: Path) -> list[int]:
-    """The pieces of the tail whose claims Gappa could not prove (a run past
-    GAPPA_SECONDS counts as not proven: a claim Gappa cannot reach makes it
-    bisect without end; the shipped ones take a few milliseconds each)."""
-    failed = []
-    for i in pieces:
-        script = tmp / f"tail{i}.g"
-        script.write_text(gappa_fold.render_script(sidecar, "test", slice(i, i + 1)))
-        try:
-            done = subprocess.run(["gappa", str(script)], capture_output=True, text=True, timeout=GAPPA_SECONDS)
-        except subprocess.TimeoutExpired:
-            failed.append(i)
-            continue
-        if done.returncode:
-            failed.append(i)
-    return failed
+def _unproven(sidecar: dict, indices: tuple[int, ...], tmp: Path) -> list[int]:
+    """The claims among ``indices`` Gappa could not prove."""
+    return gappa_failures(lambda part: gappa_fold.render_script(sidecar, "test", part), indices, tmp)
 
 
 class ResultNeverWraps(unittest.TestCase):
@@ -257,7 +187,7 @@ class GappaReprovesTheTail(TempDirCase):
     def test_shipped_claims_proven_on_a_sample(self) -> None:
         sidecar = json.loads((GENERATED / NAME / "provenance" / f"{NAME}.json").read_text())
         self.assertEqual(len(gappa_fold.claims(sidecar)), len(proof.pieces()))
-        self.assertEqual(_gappa_failures(sidecar, SAMPLE_PIECES, self.tmp), [])
+        self.assertEqual(_unproven(sidecar, SAMPLE_PIECES, self.tmp), [])
 
     def test_control_proof_without_the_fma_rounding(self) -> None:
         """A proof that forgets that an FMA rounds (once) claims intervals
@@ -265,7 +195,7 @@ class GappaReprovesTheTail(TempDirCase):
         with without_fma_rounding():
             k = kernel.build(config.load(KERNELS / f"{NAME}.toml"))
         sidecar = json.loads(render.render(k, "generated")[kfolder.layout(NAME).sidecar])
-        self.assertEqual(_gappa_failures(sidecar, VARYING_PIECES, self.tmp), list(VARYING_PIECES))
+        self.assertEqual(_unproven(sidecar, VARYING_PIECES, self.tmp), list(VARYING_PIECES))
 
 
 class NoSubnormalReachesTheFpu(TempDirCase):

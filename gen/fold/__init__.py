@@ -11,7 +11,7 @@ import math
 import random
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Callable
+from typing import Callable, Iterable
 
 from mpmath import mp, mpf
 
@@ -58,27 +58,36 @@ def _inputs() -> list[tuple[float, float]]:
     return out
 
 
-def self_check(d: Design, proof: FoldProof) -> None:
-    """Run the model (gen/fold/model.py) on the edge and random inputs; refuse
-    the kernel if an error exceeds the proven bound, a word leaves the range
-    the proof gives it, or the full adaptor differs from _domain on an
-    input already in the domain."""
-    bound = proof.total
+def check_runs(inputs: Iterable[tuple[float, float]], run: Callable[[float, float], tuple[int, dict[str, int]]],
+               full: Callable[[int, int], int], bound: Fraction, word_ranges: dict[str, tuple[int, int]]) -> None:
+    """The self-check forms fold and twin share: on each input, ``run`` (the
+    model's _domain: its result and its integer words by name) against
+    mpmath; refuse the kernel if an error exceeds ``bound``, a word leaves
+    the range the proof gives it, or ``full`` (the model's full adaptor, on
+    bit patterns) differs from _domain."""
     with mp.workprec(200):
-        for x, c in _inputs():
-            trace = Trace()
-            got = model_domain(d, x, c, trace)
-            for name, (lo, hi) in proof.word_ranges.items():
-                w = trace.words.get(name)
+        for x, c in inputs:
+            got, words = run(x, c)
+            for name, (lo, hi) in word_ranges.items():
+                w = words.get(name)
                 if w is not None and not lo <= w <= hi:
                     raise GenError(f"self-check: at x = {x.hex()}, ccs = {c.hex()} the word {name} = {w} "
                                    "lies outside its proven range")
-            if model_full(d, double_bits(x), double_bits(c)) != got:
+            if full(double_bits(x), double_bits(c)) != got:
                 raise GenError(f"self-check: at x = {x.hex()}, ccs = {c.hex()} the full adaptor differs from _domain")
             err = abs(mpf(got) - mpf(c) * mp.exp(-mpf(x)) * mpf(2) ** 63)
             if err > mpf(bound.numerator) / bound.denominator:
                 raise GenError(f"self-check: at x = {x.hex()}, ccs = {c.hex()} the error {float(err):.4f} "
                                f"exceeds the proven bound {float(bound):.4f} (units of 2^-63)")
+
+
+def self_check(d: Design, proof: FoldProof) -> None:
+    """Run the model (gen/fold/model.py) on the edge and random inputs;
+    refuse the kernel as check_runs says."""
+    def run(x: float, c: float) -> tuple[int, dict[str, int]]:
+        trace = Trace()
+        return model_domain(d, x, c, trace), trace.words
+    check_runs(_inputs(), run, lambda xb, cb: model_full(d, xb, cb), proof.total, proof.word_ranges)
 
 
 def build_fold(cfg: KernelConfig, report: Callable[[str], None]) -> FoldKernel:

@@ -135,20 +135,25 @@ class Piece:
     zhi: int
 
 
-def pieces() -> list[Piece]:
-    """The pieces of z = x' 2^64 that cover [0, LN2_DOWN 2^64]: {0}, then
-    OCTAVE_PIECES per octave of x' from 2^-64 to 2^-11, then UPPER_PIECES
-    uniform ones up to ln 2."""
-    out = [Piece(0, 0)]
+def piece_bounds(top: int) -> list[tuple[int, int]]:
+    """Bounds [lo, hi] of pieces of t = x 2^64 (this form's z, form twin's
+    t) that cover [2^0, top]: OCTAVE_PIECES per octave of x from 2^-64 to
+    2^-11, then UPPER_PIECES uniform ones from 2^-11 up to top."""
+    out = []
     for k in range(SMALLEST_OCTAVE, 11, -1):
         lo, hi = 1 << (64 - k), 1 << (65 - k)
         step = (hi - lo) // OCTAVE_PIECES
-        out += [Piece(lo + i * step, lo + (i + 1) * step) for i in range(OCTAVE_PIECES)] if step else [Piece(lo, hi)]
-    top = int(LN2_DOWN * WORD) + 1
+        out += [(lo + i * step, lo + (i + 1) * step) for i in range(OCTAVE_PIECES)] if step else [(lo, hi)]
     lo = 1 << 53
     step = -(-(top - lo) // UPPER_PIECES)
-    out += [Piece(lo + i * step, min(lo + (i + 1) * step, top)) for i in range(UPPER_PIECES)]
+    out += [(lo + i * step, min(lo + (i + 1) * step, top)) for i in range(UPPER_PIECES)]
     return out
+
+
+def pieces() -> list[Piece]:
+    """The pieces of z = x' 2^64 that cover [0, LN2_DOWN 2^64]: {0}, then
+    piece_bounds's."""
+    return [Piece(0, 0)] + [Piece(lo, hi) for lo, hi in piece_bounds(int(LN2_DOWN * WORD) + 1)]
 
 
 @dataclass(frozen=True)

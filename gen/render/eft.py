@@ -22,7 +22,7 @@ from ..eft import EftKernel
 from ..eft.design import INDEX_OPS, LN2_DOWN, ROWS, Op, constants, main_ops
 from ..eft.model import C_FLUSH_BITS, MAGIC_BITS, X_FLUSH_BITS
 from . import banner
-from .sidecar import identity
+from .sidecar import exact_text, identity
 from .batch import ISAS, Isa
 
 METHOD = ("proven: exact lemmas for the large part in [2^64, 2^65), exact rational interval propagation of "
@@ -144,9 +144,6 @@ def sidecar(k: EftKernel, ctx: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _exact(q: Fraction) -> str:
-    return f"{q.numerator}/{q.denominator}"
-
 
 def _small_part_claim(k: EftKernel) -> dict[str, Any]:
     """What certify/gappa_eft.py needs to have Gappa re-prove the rounding
@@ -155,8 +152,8 @@ def _small_part_claim(k: EftKernel) -> dict[str, Any]:
     (exact rationals)."""
     claim = k.proof.small_claim
     return {"operations": [[op.dest, op.kind, list(op.args)] for op in claim.ops],
-            "constants": {name: _exact(v) for name, v in sorted(constants(k.design).items())
+            "constants": {name: exact_text(v) for name, v in sorted(constants(k.design).items())
                           if any(name in op.args for op in claim.ops)},
-            "inputs": {name: [_exact(lo), _exact(hi)] for name, (lo, hi) in claim.inputs.items()},
-            "rounded_inputs": {name: [_exact(lo), _exact(hi)] for name, (lo, hi) in claim.rounded_inputs.items()},
-            "result": claim.ops[-1].dest, "error": _exact(claim.error)}
+            "inputs": {name: [exact_text(lo), exact_text(hi)] for name, (lo, hi) in claim.inputs.items()},
+            "rounded_inputs": {name: [exact_text(lo), exact_text(hi)] for name, (lo, hi) in claim.rounded_inputs.items()},
+            "result": claim.ops[-1].dest, "error": exact_text(claim.error)}

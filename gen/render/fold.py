@@ -13,16 +13,13 @@ from ..fold import FoldKernel
 from ..fold.design import C_MIN, LN2_DOWN, V_MIN, middle_steps
 from ..fold.proof import C_RANGE
 from . import banner
-from .sidecar import identity
+from .sidecar import exact_text, identity, whole_domain_segment
 
 METHOD = ("proven: exact rational interval arithmetic on pieces of x for every floor of the fixed-point chain, "
           "interval propagation of every binary64 rounding of the tail (an FMA rounds once), CVTSD2SI's "
           "rounding, the tail read at max(x, 2^-23) and max(ccs, 2^-63), a Taylor-model approximation bound, and the conversions "
           "of the double inputs (gen/fold/proof.py, docs/error-model.md)")
 
-
-def _exact(q: Fraction) -> str:
-    return f"{q.numerator}/{q.denominator}"
 
 
 def _bound_text(k: FoldKernel) -> str:
@@ -81,27 +78,17 @@ def sidecar(k: FoldKernel, ctx: dict[str, Any]) -> dict[str, Any]:
         "table_bytes": 0, "table_access": "none", "uses_float": True, "isa": ["fma"],
         "falcon_adaptors": True, "fixed_point": False, "form": "fold", "batch": [],
         "bound": {"fpr_expm_p63_2p63": float(ctx["bound"]), "method": METHOD},
-        "polynomial": [_exact(c) for c in d.polynomial()],
+        "polynomial": [exact_text(c) for c in d.polynomial()],
         "fold": {"first_tail": d.first_tail, "middle_words": [str(w) for w in d.words],
                  "tail": [cemit.c_double(Fraction(c)) for c in d.tail],
                  "approx_interval": [float(proof.approx.lo), float(proof.approx.hi)],
-                 "evaluation_interval": [_exact(v) for v in proof.evaluation],
-                 "terms": [{"name": t, "bound": cemit.round_up(b), "exact": _exact(b)} for t, b in proof.terms()],
+                 "evaluation_interval": [exact_text(v) for v in proof.evaluation],
+                 "terms": [{"name": t, "bound": cemit.round_up(b), "exact": exact_text(b)} for t, b in proof.terms()],
                  "word_ranges": {n: [str(lo), str(hi)] for n, (lo, hi) in proof.word_ranges.items()},
                  "binary64": _certificate(k)},
-        # One segment in x, for Sollya's cross-check of the approximation
-        # bound (certify/sollya_check.py reads "polynomial" for this form).
-        "segment_list": [{"index": 0, "z_first": "0", "z_last": str(_z_top()), "t_max": str(_z_top()),
-                          "approx_bound": float(cemit.round_up(proof.approx.bound))}],
+        "segment_list": whole_domain_segment(proof.approx.bound),
     }
 
-
-def _z_top() -> int:
-    """LN2_DOWN 2^64, the top of the domain in units of 2^-64 (exact: the
-    double's significand has 53 bits and its exponent is -1)."""
-    top = LN2_DOWN * 2 ** 64
-    assert top.denominator == 1
-    return top.numerator
 
 
 def _certificate(k: FoldKernel) -> dict[str, Any]:
@@ -109,9 +96,9 @@ def _certificate(k: FoldKernel) -> dict[str, Any]:
     tail: its operations (as the C code does them), its coefficients, and per
     piece of v the error and the range of t the proof used (exact rationals)."""
     d = k.design
-    return {"tail_coefficients": [_exact(Fraction(c)) for c in d.tail],
-            "c_range": [_exact(v) for v in C_RANGE],
+    return {"tail_coefficients": [exact_text(Fraction(c)) for c in d.tail],
+            "c_range": [exact_text(v) for v in C_RANGE],
             "tail_program": [{"kind": op.kind, "args": list(op.args), "index": op.index, "label": op.label}
                              for op in d.ops],
-            "claims": [[_exact(c.vlo), _exact(c.vhi), *map(_exact, c.error), *map(_exact, c.computed)]
+            "claims": [[exact_text(c.vlo), exact_text(c.vhi), *map(exact_text, c.error), *map(exact_text, c.computed)]
                        for c in k.proof.tail_claims]}

@@ -16,7 +16,7 @@ from ..head_kernel import HeadKernel
 from ..head_model import LN2_DOWN, TAIL_X_MIN, bits
 from ..proof.head import polynomial
 from . import banner
-from .sidecar import identity
+from .sidecar import exact_text, identity
 from . import batch as batch_forms
 
 ISA_FMA = ["fma"]
@@ -31,9 +31,6 @@ def _interval(iv: tuple[Fraction, Fraction]) -> list[str]:
     return [_decimal(iv[0], ROUND_FLOOR), _decimal(iv[1], ROUND_CEILING)]
 
 
-def _exact(q: Fraction) -> str:
-    return f"{q.numerator}/{q.denominator}"
-
 
 def _program(ops: Sequence[Op]) -> list[dict[str, Any]]:
     return [{"kind": op.kind, "args": list(op.args), "index": op.index, "label": op.label} for op in ops]
@@ -46,12 +43,12 @@ def _certificate(k: HeadKernel) -> dict[str, Any]:
     rationals, before the bias)."""
     plan, proof = k.plan, k.proof
     return {
-        "remainders": k.cfg.head.conversion_remainder, "magic": _exact(plan.magic),
-        "tail_coefficients": [_exact(c) for c in plan.tail],
+        "remainders": k.cfg.head.conversion_remainder, "magic": exact_text(plan.magic),
+        "tail_coefficients": [exact_text(c) for c in plan.tail],
         "tail_program": _program(plan.program),
         "correction_program": _program(correction_program(k.cfg.head.fma)),
-        "correction_constants": [_exact(c) for c in CORRECTION_CONSTANTS],
-        "claims": {entry: [[str(c.zlo), str(c.zhi), *map(_exact, c.error), *map(_exact, c.computed)]
+        "correction_constants": [exact_text(c) for c in CORRECTION_CONSTANTS],
+        "claims": {entry: [[str(c.zlo), str(c.zhi), *map(exact_text, c.error), *map(exact_text, c.computed)]
                            for c in claims] for entry, claims in proof.tail_claims.items()},
     }
 

@@ -22,7 +22,7 @@ from ..mcu.fit import BIAS_SEED, FIT_NODES
 from ..mcu.model import K_CCS, K_X, LN2_DOWN_BITS
 from ..mcu.proof import APPROX_PIECES, S63
 from . import banner
-from .sidecar import identity
+from .sidecar import exact_text, identity
 
 METHOD = ("proven: mpmath interval arithmetic for the approximation of every row's coefficients as the kernel "
           "reads them, the loss of every truncated limb product at its limbs' maxima with the Horner steps' "
@@ -183,7 +183,7 @@ def sidecar(k: McuKernel, ctx: dict[str, Any]) -> dict[str, Any]:
                 "column_maxima": [list(m) for m in proof.column_maxima],
                 "table": [list(row.words) for row in k.rows],
                 # p_j(T) = a0 - a1 T + a2 T^2 - ... as the kernel reads the row, for certify/sollya_check.py.
-                "polynomials": [[_exact(c * (-1) ** n) for n, c in enumerate(row.values())] for row in k.rows]},
+                "polynomials": [[exact_text(c * (-1) ** n) for n, c in enumerate(row.values())] for row in k.rows]},
         # Row j as a segment of z = x 2^64 (T = the low 57 bits, v = T 2^7 / 2^64 = T), with its proven
         # |p - f|, which Sollya cross-checks (make certify-sollya).
         "index": {"kind": "pow2", "pow2_shift": T_BITS, "pre_shift": SEGMENT_BITS},
@@ -194,5 +194,5 @@ def sidecar(k: McuKernel, ctx: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _exact(q: Fraction) -> str:
+def exact_text(q: Fraction) -> str:
     return f"{q.numerator}/{q.denominator}"

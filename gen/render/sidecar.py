@@ -13,7 +13,7 @@ import kfolder
 
 from .. import fingerprint
 from ..cemit import round_up
-from ..falcon import compatible
+from ..falcon import LN2_DOWN, compatible
 from ..floattail import hex_double
 from ..fit import SegmentFit
 from ..kernel import Kernel
@@ -32,6 +32,22 @@ def identity(cfg: Any, ctx: dict[str, Any]) -> dict[str, Any]:
         "generator_sha256": ctx["generator_sha256"], "config_path": ctx["config_path"], "config_sha256": cfg.sha256,
         "command": ctx["command"], "parameters": cfg.parameters(), "function": cfg.function,
     }
+
+
+def exact_text(q: Fraction) -> str:
+    """A rational as the sidecar writes it exactly: "numerator/denominator"."""
+    return f"{q.numerator}/{q.denominator}"
+
+
+def whole_domain_segment(approx_bound: Fraction) -> list[dict[str, Any]]:
+    """"segment_list" of a one-piece kernel over z in [0, LN2_DOWN 2^64] (z
+    in units of 2^-64; exact, since the double LN2_DOWN has 53 significant
+    bits and exponent -1), for Sollya's cross-check of the approximation
+    bound (certify/sollya_check.py reads "polynomial" for such forms)."""
+    top = LN2_DOWN * 2 ** 64
+    assert top.denominator == 1
+    return [{"index": 0, "z_first": "0", "z_last": str(top.numerator), "t_max": str(top.numerator),
+             "approx_bound": float(round_up(approx_bound))}]
 
 
 def _decimal(value: Fraction, rounding: str, digits: int = 12) -> str:
