@@ -59,6 +59,7 @@
 #include "falcon_x86/falcon_x86.h"
 #include "falcon_x86_fast/falcon_x86_fast.h"
 #include "falcon_x86_v1/falcon_x86_v1.h"
+#include "falcon_x86_head/falcon_x86_head.h"
 #include "falcon_x86_simd/falcon_x86_simd.h"
 
 /* ---- deliberately broken kernels: the tests' controls ------------------- */
@@ -87,6 +88,7 @@ static inline uint64_t sampler_ctl_linear(double r, double ccs)
 SAMPLER_DEFINE(facct_int128, bench_ref_int128, )
 SAMPLER_DEFINE(facct_avx2, bench_ref_avx2, AVX2_ATTR)
 SAMPLER_DEFINE(falcon_x86_v1, falcon_x86_v1_fpr_expm_p63_native, )
+SAMPLER_DEFINE(falcon_x86_head, falcon_x86_head_fpr_expm_p63_native, )
 SAMPLER_DEFINE(falcon_x86, falcon_x86_fpr_expm_p63_native, )
 SAMPLER_DEFINE(falcon_x86_fast, falcon_x86_fast_fpr_expm_p63_native, )
 SAMPLER_DEFINE(falcon_x86_simd, falcon_x86_simd_fpr_expm_p63_native, )
@@ -173,6 +175,7 @@ static const struct sampler_variant variants[] = {
     {"facct_int128", "reference", "-", "facct_int128", sampler_run_facct_int128},
     {"facct_avx2", "reference", "-", "facct_int128", sampler_run_facct_avx2},
     {"falcon_x86_v1", "kernel", "-", "facct_int128", sampler_run_falcon_x86_v1},
+    {"falcon_x86_head", "kernel", "-", "facct_int128", sampler_run_falcon_x86_head},
     {"falcon_x86", "kernel", "-", "facct_int128", sampler_run_falcon_x86},
     {"falcon_x86_fast", "kernel", "-", "facct_int128", sampler_run_falcon_x86_fast},
     {"falcon_x86_simd", "kernel", "-", "facct_int128", sampler_run_falcon_x86_simd},

@@ -9,8 +9,9 @@ written with the timings to ``<build>/<name>.result.json``.
 
 A form = "eft" kernel (its sidecar's "eft" section) gets one script
 instead (certify/gappa_eft.py): the rounding claim of its small part.  A
-form = "fold" kernel gets one script per claim of its binary64 tail
-(certify/gappa_fold.py), like a form = "head" kernel.  Any
+form = "fold" or "twin" kernel gets one script per claim of its binary64
+part (certify/gappa_fold.py, certify/gappa_twin.py), like a form = "head"
+kernel.  Any
 other kernel without the fixed-point interface (sidecar "fixed_point":
 false) is skipped with a line that says so and how its bound is proven.
 
@@ -34,7 +35,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 import kfolder
-from certify import gappa_eft, gappa_fold, gappa_head
+from certify import gappa_eft, gappa_fold, gappa_head, gappa_twin
 from certify import gappa_script as gappa
 from kfolder import Kernel
 from toolkit import provenance
@@ -168,11 +169,16 @@ def certify_head(kernel: Kernel, build: Path, jobs: int) -> tuple[bool, dict[str
     return summary["proven"], summary
 
 
-def _prove_fold_piece(sidecar: dict[str, Any], index: int, folder: Path, source: str) -> Optional[str]:
-    """One piece of a fold-form kernel's tail; None when proven, else what
-    Gappa could not prove."""
+# The piecewise binary64 certificates: form -> the module that writes one
+# Gappa script per claim (claims(sidecar), render_script(sidecar, source, slice)).
+PIECEWISE = {"fold": gappa_fold, "twin": gappa_twin}
+
+
+def _prove_claim(module: Any, sidecar: dict[str, Any], index: int, folder: Path, source: str) -> Optional[str]:
+    """One claim of a fold- or twin-form kernel's binary64 part; None when
+    proven, else what Gappa could not prove."""
     script = folder / f"tail{index}.g"
-    script.write_text(gappa_fold.render_script(sidecar, source, slice(index, index + 1)))
+    script.write_text(module.render_script(sidecar, source, slice(index, index + 1)))
     code, output = _run_gappa(script)
     if code == 0:
         return None
@@ -180,20 +186,23 @@ def _prove_fold_piece(sidecar: dict[str, Any], index: int, folder: Path, source:
     return "; ".join(failed) or f"gappa exited with status {code}: {output.strip()[:300]}"
 
 
-def certify_fold(kernel: Kernel, build: Path, jobs: int) -> tuple[bool, dict[str, Any]]:
-    """Have Gappa re-prove every claim of a fold-form kernel's binary64 tail
-    (certify/gappa_fold.py), one piece per run."""
+def certify_pieces(kernel: Kernel, build: Path, jobs: int) -> tuple[bool, dict[str, Any]]:
+    """Have Gappa re-prove every claim of a fold- or twin-form kernel's
+    binary64 part (certify/gappa_fold.py, certify/gappa_twin.py), one claim
+    per run."""
     sidecar, path = kernel.sidecar, kernel.sidecar_path
-    gappa_fold.render_script(sidecar, str(path), slice(0, 1))   # validate before starting Gappa
+    form = str(sidecar.get("form"))
+    module = PIECEWISE[form]
+    module.render_script(sidecar, str(path), slice(0, 1))   # validate before starting Gappa
     name = str(sidecar["name"])
     folder = build / name
     folder.mkdir(parents=True, exist_ok=True)
-    count = len(gappa_fold.claims(sidecar))
+    count = len(module.claims(sidecar))
     start = time.monotonic()
     with ThreadPoolExecutor(max_workers=jobs) as pool:
-        failures = list(pool.map(lambda i: _prove_fold_piece(sidecar, i, folder, str(path)), range(count)))
+        failures = list(pool.map(lambda i: _prove_claim(module, sidecar, i, folder, str(path)), range(count)))
     summary = {
-        "name": name, "sidecar": str(path), "form": "fold", "claims": count,
+        "name": name, "sidecar": str(path), "form": form, "claims": count,
         "measured_on": provenance.measured_on(), "proven": not any(failures),
         "wall_seconds": round(time.monotonic() - start, 3),
         "failures": [{"entry": "tail", "piece": i, "what": f} for i, f in enumerate(failures) if f],
@@ -262,11 +271,11 @@ def main(argv: Optional[list[str]] = None) -> int:
                       "the large part's lemmas and the approximation term are the generator's, docs/error-model.md)")
                 all_ok = all_ok and ok
                 continue
-            if not kernel.fixed_point and kernel.sidecar.get("form") == "fold":
-                ok, summary = certify_fold(kernel, args.build, args.jobs)
+            if not kernel.fixed_point and kernel.sidecar.get("form") in PIECEWISE:
+                ok, summary = certify_pieces(kernel, args.build, args.jobs)
                 for f in summary["failures"]:
                     print(f"certify: FAIL {summary['name']} tail piece {f['piece']}: Gappa cannot prove {f['what']}")
-                print(f"certify: {summary['name']}: {summary['claims']} claims of the binary64 tail "
+                print(f"certify: {summary['name']}: {summary['claims']} claims of the binary64 part "
                       f"{'proven' if ok else 'NOT PROVEN'} by Gappa in {summary['wall_seconds']:.2f} s wall "
                       "(IEEE-754 binary64 rounding, FMA rounded once; the integer chain and the approximation "
                       "term are the generator's, docs/error-model.md)")

@@ -76,7 +76,7 @@ def polynomial(sidecar: dict[str, Any], index: int) -> list[Fraction]:
     is not validated here, only that every power has one const node."""
     degree = int(sidecar["degree"])
     form = sidecar.get("form")
-    if form in ("head", "fold"):
+    if form in ("head", "fold", "twin"):
         # One polynomial in x (no node graph): the exact leading terms and
         # the fitted rest, as the sidecar states it (gen/proof/head.py and
         # gen/fold/design.py, polynomial).

@@ -62,6 +62,10 @@ NATIVE_FP_ALLOWED = frozenset({
     # proven, and below 2^62), and MAXPD, which gcc 12 emits for the
     # tail's _mm_max_sd (both lanes normal or zero: the upper ones are 0).
     "paddq", "cvtsd2si", "cvtsd2siq", "maxpd",
+    # Form twin: the lift of x and ccs, VPMAXSD (a signed integer maximum
+    # of each 32-bit half: fixed latency, and no binary64 operation on a
+    # possibly subnormal input).
+    "pmaxsd",
 })
 
 # The SIMD instructions the batch forms may use besides those (mnemonics

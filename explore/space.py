@@ -165,7 +165,7 @@ class Candidate:
         table has one row per value of the index (2^bits); the head and fold
         forms have no table (their coefficients are immediates); form mcu's
         rows are 32 bytes."""
-        if self.config.get("form") in ("head", "fold"):
+        if self.config.get("form") in ("head", "fold", "twin"):
             return 0
         if self.config.get("form") == "mcu":
             return self.segment_count * MCU_ROW_BYTES

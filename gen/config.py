@@ -88,6 +88,12 @@ FOLD_KEYS = {"name", "description", "function", "domain", "word_bits", "scale_bi
              "float_tail", "max_abs_error_log2"}
 FOLD_DEGREES = (6, 16)
 FOLD_FLOAT_TAIL = 5
+# form = "twin" (docs/config.md): the keys it takes; its layout (degree 13,
+# the powers 7..13 in binary64) is the form's (gen/twin/design.py).
+TWIN_KEYS = {"name", "description", "function", "domain", "word_bits", "scale_bits", "degree", "form",
+             "float_tail", "max_abs_error_log2"}
+TWIN_DEGREE = 13
+TWIN_FLOAT_TAIL = 7
 
 
 # form = "mcu" (docs/config.md): the keys it takes; the layout is the form's
@@ -173,7 +179,7 @@ class KernelConfig:
     def parameters(self) -> dict[str, Any]:
         """Every input parameter, for banners and the sidecar (form eft: the
         keys it takes, none of the fitting keys it does not use)."""
-        if self.form == "fold":
+        if self.form in ("fold", "twin"):
             return {"name": self.name, "function": self.function, "domain": list(self.domain),
                     "word_bits": self.word_bits, "scale_bits": self.scale_bits, "degree": self.degree,
                     "float_tail": self.float_tail, "max_abs_error_log2": self.max_abs_error_log2,
@@ -309,6 +315,8 @@ def validate(raw: dict[str, Any], path: str, sha256: str) -> KernelConfig:
         return _eft(raw, path, sha256)
     if raw.get("form") == "fold":
         return _fold(raw, path, sha256)
+    if raw.get("form") == "twin":
+        return _twin(raw, path, sha256)
     if raw.get("form") == "mcu":
         return _mcu(raw, path, sha256)
     name, description = _identity(raw)
@@ -454,6 +462,29 @@ def _fold(raw: dict[str, Any], path: str, sha256: str) -> KernelConfig:
         path=path, sha256=sha256, name=name, description=description, function=function, function_tree=tree,
         domain=domain, domain_trees=domain_trees, word_bits=64, scale_bits=63, degree=degree, **fitting,
         table_access="none", evaluation="horner", form="fold", wide=0, float_tail=float_tail,
+        segment_kind="equal", segment_count=1, segment_bits=None, explicit=None)
+
+
+def _twin(raw: dict[str, Any], path: str, sha256: str) -> KernelConfig:
+    """A form = "twin" config: exp(-x) on [0, ln2] at 2^63, degree 13 with the
+    powers 7..13 in binary64 (the layout its instructions and its proof,
+    gen/twin/, are written for); the budget is the config's choice."""
+    other = sorted(set(raw) - TWIN_KEYS)
+    if other:
+        raise GenError(f"{other[0]}: not used by form 'twin' (its keys: {', '.join(sorted(TWIN_KEYS))})")
+    name, description = _identity(raw)
+    function, tree, domain, domain_trees = _function_and_domain(raw)
+    if "".join(function.split()) != "exp(-x)" or list(domain) != DEFAULTS["domain"]:
+        raise GenError("form: 'twin' computes exp(-x) on [0, ln2] only (function = 'exp(-x)', domain = ['0', 'ln2'])")
+    if raw.get("word_bits", 64) != 64 or raw.get("scale_bits", 63) != 63:
+        raise GenError("form: 'twin' needs word_bits = 64 and scale_bits = 63")
+    degree = _int_in(raw, "degree", TWIN_DEGREE, TWIN_DEGREE, default=TWIN_DEGREE)
+    float_tail = _int_in(raw, "float_tail", TWIN_FLOAT_TAIL, TWIN_FLOAT_TAIL, default=TWIN_FLOAT_TAIL)
+    fitting = _fitting({k: raw[k] for k in ("max_abs_error_log2",) if k in raw}, degree, 64)
+    return KernelConfig(
+        path=path, sha256=sha256, name=name, description=description, function=function, function_tree=tree,
+        domain=domain, domain_trees=domain_trees, word_bits=64, scale_bits=63, degree=degree, **fitting,
+        table_access="none", evaluation="horner", form="twin", wide=0, float_tail=float_tail,
         segment_kind="equal", segment_count=1, segment_bits=None, explicit=None)
 
 
@@ -617,7 +648,7 @@ def _evaluation(raw: dict[str, Any], word_bits: int, degree: int
     """table_access, evaluation, form, wide (None: "auto") and float_tail."""
     table_access = _choice(raw, "table_access", DEFAULTS["table_access"], ("direct", "ct_scan"))
     evaluation = _choice(raw, "evaluation", DEFAULTS["evaluation"], ("horner", "estrin"))
-    form = _choice(raw, "form", DEFAULTS["form"], ("direct", "one_minus", "head", "eft", "fold", "mcu"))
+    form = _choice(raw, "form", DEFAULTS["form"], ("direct", "one_minus", "head", "eft", "fold", "twin", "mcu"))
     wide = _wide_steps(raw, form, word_bits, degree, evaluation)
     float_tail = raw.get("float_tail")
     if float_tail is not None:

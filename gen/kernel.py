@@ -41,6 +41,7 @@ from .selfcheck import self_check
 from .head_kernel import HeadKernel, build_head
 from .eft import EftKernel, build_eft
 from .fold import FoldKernel, build_fold
+from .twin import TwinKernel, build_twin
 from .mcu import McuKernel, build_mcu
 
 
@@ -110,13 +111,15 @@ class Kernel:
         return "none" if self.seg.count == 1 else self.cfg.table_access
 
 
-def build(cfg: KernelConfig) -> "Kernel | HeadKernel | EftKernel | FoldKernel | McuKernel":
+def build(cfg: KernelConfig) -> "Kernel | HeadKernel | EftKernel | FoldKernel | TwinKernel | McuKernel":
     """Run every stage for ``cfg`` and return the checked kernel (each stage
     is announced to :mod:`gen.progress`)."""
     if cfg.form == "eft":
         return build_eft(cfg, progress.report)
     if cfg.form == "fold":
         return build_fold(cfg, progress.report)
+    if cfg.form == "twin":
+        return build_twin(cfg, progress.report)
     if cfg.form == "mcu":
         return build_mcu(cfg, progress.report)
     progress.report(f"{cfg.name}: segmentation")
@@ -140,7 +143,7 @@ def build(cfg: KernelConfig) -> "Kernel | HeadKernel | EftKernel | FoldKernel | 
     return kernel
 
 
-def _build_one(cfg: KernelConfig) -> "Kernel | HeadKernel | EftKernel | FoldKernel | McuKernel | GenError":
+def _build_one(cfg: KernelConfig) -> "Kernel | HeadKernel | EftKernel | FoldKernel | TwinKernel | McuKernel | GenError":
     """build(cfg) in a worker of :func:`build_many`: segments run serially
     there (the workers already use the cores), errors come back as values."""
     os.environ["FXP_GEN_JOBS"] = "1"
@@ -150,7 +153,7 @@ def _build_one(cfg: KernelConfig) -> "Kernel | HeadKernel | EftKernel | FoldKern
         return exc
 
 
-def build_many(cfgs: list[KernelConfig]) -> list["Kernel | HeadKernel | EftKernel | FoldKernel | McuKernel | GenError"]:
+def build_many(cfgs: list[KernelConfig]) -> list["Kernel | HeadKernel | EftKernel | FoldKernel | TwinKernel | McuKernel | GenError"]:
     """build() for several configs, one kernel per process (FXP_GEN_JOBS
     processes): the result of each config, or its error, in order."""
     return parallel_map(_build_one, [(cfg,) for cfg in cfgs])

@@ -49,12 +49,13 @@ __all__ = ["SCHEMA_VERSION", "TABLE_ACCESS", "KernelFolderError", "Layout", "lay
 
 SCHEMA_VERSION = 2
 TABLE_ACCESS = ("direct", "ct_scan", "none")
-ISA_FLAGS = {"fma": "-mfma"}
+ISA_FLAGS = {"fma": "-mfma", "bmi2": "-mbmi2"}
 # The forms whose C needs a 64-bit host with a binary64 unit: "head"
 # (unsigned __int128 and a binary64 tail), "eft" (binary64 error-free
-# transforms only) and "fold" (unsigned __int128 and a binary64 tail).
-# Kernels of these forms are not for the Cortex-M cores.
-HOST64_FORMS = ("head", "eft", "fold")
+# transforms only), "fold" (unsigned __int128 and a binary64 tail) and
+# "twin" (x86-64 inline assembly).  Kernels of these forms are not for the
+# Cortex-M cores.
+HOST64_FORMS = ("head", "eft", "fold", "twin")
 BATCH_ISAS = ("avx512", "avx2")
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 PROVENANCE = "provenance"

@@ -6,7 +6,7 @@ BENCH_OUT       := $(BUILD)/bench
 # The kernels benchmarked: every shipped one, and the candidates of
 # BENCH_COMPARE (kernels/candidates/<name>.toml, rendered under
 # build/bench/compare) beside them, both seen through build/bench/kernels.
-BENCH_COMPARE   ?= falcon_x86_v1 falcon_x86_fast_head
+BENCH_COMPARE   ?= falcon_x86_head falcon_x86_v1 falcon_x86_fast_head
 BENCH_GENERATED ?= $(BENCH_OUT)/kernels
 BENCH_KERNELS   ?= $(KERNELS) $(BENCH_COMPARE)
 # x86-64-v3 for every variant, references included (both kinds of machine
@@ -82,9 +82,10 @@ clamp-cost: gen-stamps
 	$(PY) -m bench.clamp --generated generated --out $(BUILD)/clamp.json
 
 # The sampler-level benchmark (docs/bench.md, "Sampler-level benchmark"):
-# Falcon's SamplerZ loop around facct_int128, facct_avx2, the previous
-# falcon_x86 (candidate falcon_x86_v1, rendered by bench-kernels), the new
-# falcon_x86, falcon_x86_fast and falcon_x86_simd (scalar), and its speculative forms (4 or 8
+# Falcon's SamplerZ loop around facct_int128, facct_avx2, the two previous
+# flagships (candidates falcon_x86_v1 and falcon_x86_head, rendered by
+# bench-kernels), the shipped falcon_x86, falcon_x86_fast and
+# falcon_x86_simd (scalar), and its speculative forms (4 or 8
 # candidates per round through falcon_x86_simd, bench/sampler_spec.h), in
 # one run, with the bench's flags.
 SAMPLER_BIN     := $(BENCH_OUT)/sampler_main
@@ -92,12 +93,12 @@ SAMPLER_RUNS    ?= 31
 SAMPLER_ROUNDS  ?= 1000
 SAMPLER_HEADERS := bench/sampler.h bench/sampler_spec.h bench/refs.h bench/timing.h toolkit/c/test_util.h runtime/facct_ref.h \
                    runtime/facct_ref.c $(wildcard generated/falcon_x86/*.h generated/falcon_x86_fast/*.h generated/falcon_x86_simd/*.h \
-                   $(BENCH_OUT)/compare/falcon_x86_v1/*.h)
+                   $(BENCH_OUT)/compare/falcon_x86_v1/*.h $(BENCH_OUT)/compare/falcon_x86_head/*.h)
 
 HELP_LINES += "  make bench-sampler   -- cycles and instructions per accepted sample of a Falcon SamplerZ loop around each kernel, sequential and speculative (batch kernel): build/bench_sampler.json"
 
 .PHONY: bench-sampler
-# bench-kernels renders falcon_x86_v1 and links the kernel folders; it is
+# bench-kernels renders the candidates and links the kernel folders; it is
 # order-only so that its always-run recipe does not force a relink.
 $(SAMPLER_BIN): bench/sampler_main.c $(SAMPLER_HEADERS) | bench-kernels
 	$(CC) $(BENCH_CFLAGS) -Ibench -Iruntime -Itoolkit/c -I$(BENCH_OUT)/kernels bench/sampler_main.c -lm -o $@

@@ -111,7 +111,9 @@ def bench_targets(data: dict[str, Any], source: Path) -> str:
 # docs/bench.md's trade-off of the fast kernel against the faithful
 # flagship (issue 17, item 5): the rows, each with what it is.
 TRADEOFF: tuple[tuple[str, str], ...] = (
-    ("falcon_x86/domain", "form head, the faithful flagship"),
+    ("falcon_x86/domain", "form twin, the faithful flagship"),
+    ("falcon_x86", "the same, full adaptor with the edge rules"),
+    ("falcon_x86_head/domain", "form head, the previous faithful flagship (candidate)"),
     ("falcon_x86_fast_head/domain", "form head, degree 12, no conversion remainders (candidate)"),
     ("falcon_x86_fast/domain", "form fold, degree 12 (shipped)"),
     ("falcon_x86_fast", "the same, full adaptor with the edge rules"),

@@ -185,7 +185,8 @@ def _union(pairs: list[list[str]]) -> str:
 def _gappa_row(k: dict[str, Any]) -> tuple[Any, ...]:
     """One kernel's row, from the summary certify/gappa_run.py wrote for its
     kind: per segment (U_root - Uhat_root), form head (the binary64 part's
-    claims), form fold (its binary64 tail's claims) or form eft (the small
+    claims), form fold (its binary64 tail's claims), form twin (its binary64
+    part's claims) or form eft (the small
     part's rounding claim)."""
     proven = verdict(k["proven"], "yes", "**NO**")
     if k.get("form") == "head":
@@ -193,6 +194,9 @@ def _gappa_row(k: dict[str, Any]) -> tuple[Any, ...]:
                 f"{k['wall_seconds']:.2f}", None, proven)
     if k.get("form") == "fold":
         return (k["name"], f"{k['claims']} claims of the binary64 tail", None, None,
+                f"{k['wall_seconds']:.2f}", None, proven)
+    if k.get("form") == "twin":
+        return (k["name"], f"{k['claims']} claims of the binary64 part", None, None,
                 f"{k['wall_seconds']:.2f}", None, proven)
     if k.get("form") == "eft":
         return (k["name"], "the small part's roundings", f"<= {k['claimed']:.9g}", None,

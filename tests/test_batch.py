@@ -15,21 +15,24 @@ from __future__ import annotations
 
 import re
 import subprocess
+import tempfile
 import unittest
 from pathlib import Path
 from typing import ClassVar, Optional
 
 import kfolder
-from gen import config
+from gen import config, kernel
 from gen.errors import GenError
-from tests.helpers import GENERATED, KERNELS, ROOT, TempDirCase, fpr_only_folder, shipped_kernels
+from tests.helpers import GENERATED, KERNELS, ROOT, TempDirCase, fpr_only_folder, shipped_kernels, write_rendered
 
 NAME = "falcon_x86_batch"
 # The scalar kernel each batch kernel's scalar adaptor must equal bit for
-# bit: the same config without batch, rendered on its own.  Kernels not
-# named here (form eft: no scalar twin) are compared with their own scalar
-# adaptor only.
-REFERENCES = {NAME: "falcon_x86"}
+# bit: the same config without batch (the previous form head flagship, kept
+# as a candidate), rendered on its own into the test's folder.  Kernels not
+# named here (form eft: no scalar counterpart) are compared with their own
+# scalar adaptor only.
+REFERENCES = {NAME: "falcon_x86_head"}
+REFERENCE_CONFIGS = KERNELS / "candidates"
 CHECKER = ROOT / "tests" / "batch_check.c"
 RANDOM_INPUTS = 10_000_000        # per SIMD path (the scalar path gets a tenth)
 LANES = {"avx512": 8, "avx2": 4}
@@ -101,6 +104,9 @@ class _BatchChecks(TempDirCase):
         cls.prepare()
         cls.kernel = kfolder.load(cls.gen_dir, cls.name)
         cls.isas = list(cls.kernel.batch_isas)
+        cls.ref_dir = cls.tmp / "reference"
+        if cls.reference:
+            write_rendered(kernel.build(config.load(REFERENCE_CONFIGS / f"{cls.reference}.toml")), cls.ref_dir)
 
     @classmethod
     def prepare(cls) -> None:
@@ -110,7 +116,7 @@ class _BatchChecks(TempDirCase):
         exe = self.tmp / out
         name, ref = self.name, self.reference
         refs = (f'-DREF_HEADER="{ref}/{ref}.h"', f"-DREF_NAME={ref}") if ref else ()
-        cmd = [cc, "-O2", "-Wall", "-Wextra", "-Werror", *self.kernel.cflags, f"-I{include}", f"-I{GENERATED}",
+        cmd = [cc, "-O2", "-Wall", "-Wextra", "-Werror", *self.kernel.cflags, f"-I{include}", f"-I{self.ref_dir}",
                f"-DKNAME={name}", f'-DKHEADER="{name}/{name}.h"', *refs,
                *[f"-DKNAME_HAS_X{LANES[isa]}" for isa in self.isas], *extra, str(CHECKER), "-o", str(exe), "-lm"]
         p = subprocess.run(cmd, capture_output=True, text=True)
@@ -233,13 +239,15 @@ class BatchConfig(unittest.TestCase):
         text = re.sub(r"^batch = .*$", line, self.BASE, flags=re.M)
         return config.validate(config.tomllib.loads(text), "test.toml", "0" * 64)
 
-    def test_shipped_config_is_falcon_x86_plus_batch(self) -> None:
-        ref = config.load(KERNELS / f"{REFERENCES[NAME]}.toml").parameters()
+    def test_shipped_config_is_the_candidate_plus_batch(self) -> None:
+        ref_cfg = config.load(REFERENCE_CONFIGS / f"{REFERENCES[NAME]}.toml")
         got = config.load(KERNELS / f"{NAME}.toml").parameters()
         self.assertEqual(got.pop("batch"), ["avx512", "avx2"])
+        ref = ref_cfg.parameters()
         self.assertEqual({k: v for k, v in got.items() if k != "name"}, {k: v for k, v in ref.items() if k != "name"})
         shipped = kfolder.load(GENERATED, NAME).sidecar["bound"]
-        self.assertEqual(shipped, kfolder.load(GENERATED, REFERENCES[NAME]).sidecar["bound"])
+        with tempfile.TemporaryDirectory() as tmp:
+            self.assertEqual(shipped, write_rendered(kernel.build(ref_cfg), Path(tmp)).sidecar["bound"])
 
     def test_bad_values_are_one_line_errors(self) -> None:
         for line, fragment in (('batch = "avx2"', "expected a non-empty list"),

@@ -30,8 +30,8 @@ sys.path.insert(0, str(ROOT))
 from bench import sampler_run  # noqa: E402
 
 BIN = ROOT / "build" / "bench" / "sampler_main"
-SEQUENTIAL = ("facct_int128", "facct_avx2", "falcon_x86_v1", "falcon_x86", "falcon_x86_fast", "falcon_x86_simd",
-              "falcon_x86/domain", "falcon_x86_fast/domain")
+SEQUENTIAL = ("facct_int128", "facct_avx2", "falcon_x86_v1", "falcon_x86_head", "falcon_x86", "falcon_x86_fast",
+              "falcon_x86_simd", "falcon_x86/domain", "falcon_x86_fast/domain")
 # Speculative loops with the number of candidates per round; the pool4/8
 # loops keep the undecided candidates' base samples for the next call.
 SPECULATIVE = {"spec4_facct_int128": 4, "spec4_batch_avx2": 4, "spec8_facct_int128": 8,

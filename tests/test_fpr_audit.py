@@ -219,13 +219,13 @@ class Verdicts(unittest.TestCase):
         the bound of its _expm_p63.  On the grid the kernel keeps that bound;
         through the adaptors the conversion loss breaks it at small x, and
         the audit (as `make` runs it) fails naming the control and its worst
-        input, while falcon_x86 in the same run passes."""
+        input, while falcon_x86_single in the same run passes."""
         gen, checks = fx.BUILD / "ctl_gen", fx.BUILD / "ctl_check"
         checks.mkdir()
         source = shipped("paper_x86")
         control = claim_bound(renamed_copy(source, gen, "ctl_noconv"), source.expm_bound_2p63)
-        shutil.copytree(GENERATED / "falcon_x86", gen / "falcon_x86")
-        for kernel in (control, kfolder.load(gen, "falcon_x86")):
+        shutil.copytree(GENERATED / "falcon_x86_single", gen / "falcon_x86_single")
+        for kernel in (control, kfolder.load(gen, "falcon_x86_single")):
             (checks / f"{kernel.name}.json").write_text(json.dumps(fx.build(kernel.folder).run(*SMALL)))
             fpr.result_path(checks, kernel.name).write_text(json.dumps(check(kernel)))
         grid = json.loads((checks / "ctl_noconv.json").read_text())
@@ -235,14 +235,14 @@ class Verdicts(unittest.TestCase):
         self.assertLess(int(worst["worst_x_bits"], 16), bits(2.0**-11))
         done = subprocess.run([sys.executable, "-m", "verify.audit", "--generated", str(gen),
                                "--check-dir", str(checks), "--out", str(checks / "audit.json"),
-                               "ctl_noconv", "falcon_x86"], capture_output=True, text=True, cwd=ROOT)
+                               "ctl_noconv", "falcon_x86_single"], capture_output=True, text=True, cwd=ROOT)
         self.assertEqual(done.returncode, 1, done.stderr)
         fails = [line for line in done.stderr.splitlines() if line.startswith("audit: FAIL:")]
         self.assertEqual(len(fails), 1, done.stderr)
         self.assertIn("ctl_noconv: Falcon adaptors measured", fails[0])
         self.assertIn(f"x_bits={worst['worst_x_bits']} ccs_bits={worst['worst_ccs_bits']}", fails[0])
         entries = {e["name"]: e for e in json.loads((checks / "audit.json").read_text())["kernels"]}
-        self.assertEqual((entries["ctl_noconv"]["within_bounds"], entries["falcon_x86"]["within_bounds"]),
+        self.assertEqual((entries["ctl_noconv"]["within_bounds"], entries["falcon_x86_single"]["within_bounds"]),
                          (False, True))
 
     def test_disagreeing_adaptor_is_reported(self) -> None:

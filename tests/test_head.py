@@ -1,4 +1,5 @@
-"""The form = "head" kernels (falcon_x86, falcon_x86_single, and the candidate falcon_x86_fast_head):
+"""The form = "head" kernels (falcon_x86_single, and the candidates falcon_x86_head, the previous
+flagship, and falcon_x86_fast_head):
 the C code equals the generator's exact model under every build that may
 contract or reorder; Gappa re-proves the binary64 part's claims; and the
 controls: a proof that drops the FMA's rounding, a subnormal case or the
@@ -28,7 +29,10 @@ from gen.proof import assemble, head
 from tests.helpers import GENERATED, KERNELS, ROOT, mxcsr_flags, without_fma_rounding, write_rendered
 
 
-HEAD_KERNELS = ("falcon_x86", "falcon_x86_single")
+HEAD_KERNELS = ("falcon_x86_single",)
+# The previous flagship (form head with the conversion remainders), now a
+# candidate: falcon_x86_batch is its config plus the batch key.
+HEAD_FLAGSHIP = ROOT / "kernels" / "candidates" / "falcon_x86_head.toml"
 # The head kernel without the conversion remainders, Estrin and FMA: the
 # previous falcon_x86_fast, kept as a candidate (not in generated/).
 HEAD_FAST = ROOT / "kernels" / "candidates" / "falcon_x86_fast_head.toml"
@@ -76,9 +80,10 @@ class ModelEqualsC(unittest.TestCase):
         cases = _cases(rng, 1500)
         builds = (("gcc", ()), ("gcc", ("-ffp-contract=fast",)), ("clang", ()))
         with tempfile.TemporaryDirectory() as tmp:
-            candidate = _built(HEAD_FAST)
             kernels = [(name, _shipped(name), kfolder.load(GENERATED, name)) for name in HEAD_KERNELS]
-            kernels.append((candidate.cfg.name, candidate, write_rendered(candidate, Path(tmp))))
+            for path in (HEAD_FLAGSHIP, HEAD_FAST):
+                candidate = _built(path)
+                kernels.append((candidate.cfg.name, candidate, write_rendered(candidate, Path(tmp))))
             for name, k, folder in kernels:
                 want_full = [head_model.model_fpr(k, x, c) for x, c in cases]
                 want_domain = {i: head_model.model_domain(k, x, c) for i, (x, c) in enumerate(cases)
@@ -130,7 +135,7 @@ class ProofControls(unittest.TestCase):
         """Reading ccs down to 2^-1060 (instead of flushing it below 2^-64)
         lets subnormal values reach the FPU: the proof refuses both forms of
         the adaptors (with and without the remainders)."""
-        for path in (KERNELS / "falcon_x86.toml", HEAD_FAST):
+        for path in (HEAD_FLAGSHIP, HEAD_FAST):
             with mock.patch.object(head, "C_FLUSH", Fraction(1, 1 << 1060)), \
                     self.assertRaisesRegex(GenError, "subnormal"):
                 kernel.build(config.load(path))
@@ -155,14 +160,14 @@ class NoSubnormalReachesTheFpu(unittest.TestCase):
             for name in HEAD_KERNELS:
                 self.assertEqual(mxcsr_flags(GENERATED / name, name, tmp), 0, name)
             broken = tmp / "broken"
-            shutil.copytree(GENERATED / "falcon_x86", broken)
+            shutil.copytree(GENERATED / "falcon_x86_single", broken)
             hits = 0
             for header in broken.glob("*.h"):
                 text = header.read_text()
                 hits += text.count("_mm_set1_epi64x(min_bits - 1)")
                 header.write_text(text.replace("_mm_set1_epi64x(min_bits - 1)", "_mm_set1_epi64x(0)"))
             self.assertEqual(hits, 1, "the control did not find the flush to break")
-            self.assertNotEqual(mxcsr_flags(broken, "falcon_x86", tmp), 0)
+            self.assertNotEqual(mxcsr_flags(broken, "falcon_x86_single", tmp), 0)
 
 
 class HeadConfigErrors(unittest.TestCase):

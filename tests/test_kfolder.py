@@ -264,7 +264,9 @@ class CommandLine(TempDirCase):
                          [n for n in shipped_kernels() if f"{n}_eval(" in (GENERATED / n / f"{n}.h").read_text()])
 
     def test_cflags_and_errors(self) -> None:
-        self.assertEqual(self.run_cli("cflags", str(GENERATED / "falcon_x86")).stdout, "-mfma\n")
+        self.assertEqual(self.run_cli("cflags", str(GENERATED / "falcon_x86_single")).stdout, "-mfma\n")
+        # Form twin is inline assembly with MULX, RORX and SHRX besides FMA.
+        self.assertEqual(self.run_cli("cflags", str(GENERATED / "falcon_x86")).stdout, "-mfma -mbmi2\n")
         for args in (("adaptors", str(self.tmp), "absent"), ("fixed-point", str(self.tmp), "absent"),
                      ("cflags",), ("frob", "x")):
             done = self.run_cli(*args)

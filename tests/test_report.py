@@ -266,7 +266,7 @@ class Renderers(unittest.TestCase):
         self.assertNotIn("chain / avx2", targets)     # no speed-up against avx2 in the row: no line
         self.assertNotIn("falcon_x86_fast", targets)  # no row in the run: no line
         tradeoff = speed.bench_tradeoff(dict(data, results=rows), Path("b"))
-        self.assertIn("| `falcon_x86/domain` | form head, the faithful flagship | 80 | 0.78 | 2.00 | 0.50 | 0.8 |",
+        self.assertIn("| `falcon_x86/domain` | form twin, the faithful flagship | 80 | 0.78 | 2.00 | 0.50 | 0.8 |",
                       tradeoff)
         self.assertNotIn("falcon_x86_fast", tradeoff)  # no row in the run: no line
 

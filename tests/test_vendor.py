@@ -241,15 +241,15 @@ class OneTablePerProgram(unittest.TestCase):
 
 PREFIX_PROBE = """#include <stdio.h>
 #include "falcon_x86_single.h"
-#include "falcon_x86.h"
+#include "falcon_x86_batch.h"
 #include "paper_x86.h"
 #include "facct.h"
 int main(void)
 {
     unsigned long long z;
     while (scanf("%llx", &z) == 1)
-        printf("%016llx %016llx\\n", (unsigned long long)falcon_x86_eval(z),
-               (unsigned long long)falcon_x86_expm_p63(z, UINT64_C(0xC000000000000000)));
+        printf("%016llx %016llx\\n", (unsigned long long)falcon_x86_batch_eval(z),
+               (unsigned long long)falcon_x86_batch_expm_p63(z, UINT64_C(0xC000000000000000)));
     return 0;
 }
 """
@@ -290,7 +290,7 @@ class HelpersPerKernel(unittest.TestCase):
         zs = "".join(f"{z:x}\n" for z in (0, 1, 2 ** 62, 12786308645202655659, 0x123456789ABCDEF))
         with tempfile.TemporaryDirectory() as tmp:
             folder = Path(tmp)
-            for name in ("falcon_x86_single", "falcon_x86", "paper_x86", "facct"):
+            for name in ("falcon_x86_single", "falcon_x86_batch", "paper_x86", "facct"):
                 shutil.copy(GENERATED / name / f"{name}.h", folder / f"{name}.h")
             single = folder / "falcon_x86_single.h"
             text = single.read_text()

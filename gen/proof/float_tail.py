@@ -120,17 +120,20 @@ def rounding_error(op: Op, before: Interval) -> Fraction:
 
 
 def check_normal(ops: Sequence[Op], coeffs: Sequence[Fraction], smallest_input: Fraction,
-                 sums: dict[int, Interval]) -> None:
+                 sums: dict[int, Interval], extra_smallest: Optional[dict[int, Fraction]] = None) -> None:
     """Prove that no nonzero intermediate is subnormal (subnormal operands
     take a slow, data-dependent path on many CPUs).  Inputs are 0 or at
-    least ``smallest_input`` in magnitude; a product of nonzero values is at
-    least the product of their smallest magnitudes; a sum must be bounded
-    away from 0 (``sums[n]``: an enclosure of the computed sum n over every
-    input: value plus error from :func:`analyse`, joined over all inputs)."""
+    least ``smallest_input`` in magnitude (an extra input n: 0 or at least
+    ``extra_smallest[n]``); a product of nonzero values is at least the
+    product of their smallest magnitudes; a sum must be bounded away from 0
+    (``sums[n]``: an enclosure of the computed sum n over every input: value
+    plus error from :func:`analyse`, joined over all inputs)."""
     smallest: list[Fraction] = []
     for n, op in enumerate(ops):
         if op.kind in ("v", "c"):
             smallest.append(smallest_input)
+        elif op.kind == "in" and extra_smallest is not None and n in extra_smallest:
+            smallest.append(extra_smallest[n])
         elif op.kind == "coef":
             smallest.append(abs(coeffs[op.index]) if coeffs[op.index] else Fraction(1))
         elif op.kind == "mul":

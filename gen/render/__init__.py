@@ -27,10 +27,11 @@ from .. import cemit, falcon, fingerprint
 from ..config import KernelConfig
 from ..eft import EftKernel
 from ..fold import FoldKernel
+from ..twin import TwinKernel
 from ..mcu import McuKernel
 from ..head_kernel import HeadKernel
 from ..kernel import Kernel
-from . import banner, eft, fold, head, lean, mcu
+from . import banner, eft, fold, head, lean, mcu, twin
 from .context import context
 from .runtime import rename, runtime_for
 from .sidecar import sidecar
@@ -50,7 +51,7 @@ def _environment() -> jinja2.Environment:
     return env
 
 
-def _body(env: jinja2.Environment, k: "Kernel | HeadKernel | EftKernel | FoldKernel | McuKernel", ctx: dict) -> str:
+def _body(env: jinja2.Environment, k: "Kernel | HeadKernel | EftKernel | FoldKernel | TwinKernel | McuKernel", ctx: dict) -> str:
     """The header's C with every comment, banner excepted."""
     if isinstance(k, EftKernel):
         # Form eft: its constants, kernel, adaptors and batch forms are one template.
@@ -61,6 +62,9 @@ def _body(env: jinja2.Environment, k: "Kernel | HeadKernel | EftKernel | FoldKer
     elif isinstance(k, FoldKernel):
         # Form fold likewise: no table, the kernel is its Falcon adaptors.
         parts = {"table": "", "kernel": env.get_template("fold.h.j2").render(**ctx), "adaptors": ""}
+    elif isinstance(k, TwinKernel):
+        # Form twin likewise: its constants and its two instruction streams.
+        parts = {"table": "", "kernel": env.get_template("twin.h.j2").render(**ctx), "adaptors": ""}
     elif isinstance(k, HeadKernel):
         # Form head: no table (its coefficients are immediates), and always
         # the Falcon adaptors.
@@ -81,18 +85,20 @@ def _banner(lines: list[str]) -> str:
     return "/* " + lines[0] + "\n" + "".join(f" * {line}".rstrip() + "\n" for line in lines[1:]) + " */\n"
 
 
-def render(k: "Kernel | HeadKernel | EftKernel | FoldKernel | McuKernel", out_dir: str) -> dict[str, str]:
+def render(k: "Kernel | HeadKernel | EftKernel | FoldKernel | TwinKernel | McuKernel", out_dir: str) -> dict[str, str]:
     """Path relative to the kernel folder -> content, for kernel k rendered
     into ``out_dir`` (which only the regeneration command mentions)."""
     env = _environment()
     is_head, is_eft, is_fold = isinstance(k, HeadKernel), isinstance(k, EftKernel), isinstance(k, FoldKernel)
-    is_mcu = isinstance(k, McuKernel)
+    is_mcu, is_twin = isinstance(k, McuKernel), isinstance(k, TwinKernel)
     if is_mcu:
         ctx, banners = mcu.context(k, out_dir), (mcu.banner_lines(k, out_dir), mcu.detail_lines(k, out_dir))
     elif is_eft:
         ctx, banners = eft.context(k, out_dir), (eft.banner_lines(k, out_dir), eft.detail_lines(k, out_dir))
     elif is_fold:
         ctx, banners = fold.context(k, out_dir), (fold.banner_lines(k, out_dir), fold.detail_lines(k, out_dir))
+    elif is_twin:
+        ctx, banners = twin.context(k, out_dir), (twin.banner_lines(k, out_dir), twin.detail_lines(k, out_dir))
     elif is_head:
         ctx, banners = head.context(k, out_dir), (banner.lines(k, out_dir), head.detail_lines(k, out_dir))
     else:
@@ -101,7 +107,7 @@ def render(k: "Kernel | HeadKernel | EftKernel | FoldKernel | McuKernel", out_di
     layout = kfolder.layout(k.cfg.name)
     body = _body(env, k, ctx)
     data = (mcu.sidecar(k, ctx) if is_mcu else eft.sidecar(k, ctx) if is_eft else fold.sidecar(k, ctx) if is_fold
-            else head.sidecar(k, ctx) if is_head else sidecar(k, ctx))
+            else twin.sidecar(k, ctx) if is_twin else head.sidecar(k, ctx) if is_head else sidecar(k, ctx))
     # The content hash names what this render computed (the regeneration
     # command, which names the output folder, aside): the same in the
     # header and the sidecar, so a folder mixed from two renders is refused (kfolder).
@@ -118,9 +124,9 @@ def render(k: "Kernel | HeadKernel | EftKernel | FoldKernel | McuKernel", out_di
     # none for kernels with truncated limb products, which it does not model.
     # (Form head: certify/gappa_head.py writes one script per claim from the
     # sidecar, as one script holding them all takes Gappa far longer.)
-    # (Forms eft, fold and mcu: no polynomial evaluation of this kind; their proofs
-    # are gen/eft/proof.py, gen/fold/proof.py and gen/mcu/proof.py.)
-    if not is_head and not is_eft and not is_fold and not is_mcu and not gappa_script.has_limb_products(data):
+    # (Forms eft, fold, twin and mcu: no polynomial evaluation of this kind; their
+    # proofs are gen/<form>/proof.py.)
+    if not (is_head or is_eft or is_fold or is_twin or is_mcu) and not gappa_script.has_limb_products(data):
         files[layout.gappa_script] = gappa_script.render_script(data, source=layout.sidecar_name)
     return files
 

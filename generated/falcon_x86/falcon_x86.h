@@ -1,15 +1,14 @@
 /* SPDX-License-Identifier: CC0-1.0
- * falcon_x86.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 7b9a6f3ef396746c) from
- * kernels/falcon_x86.toml (sha256 ec82d111e21129b1fde8fc7695e0eef4c6256b22c1891c04eca61b32e788114e); regenerate in the project root with:
+ * falcon_x86.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 8ede3c93b2d5766c) from
+ * kernels/falcon_x86.toml (sha256 996a67ceffff6e649b6a1487e09abdb325da6f1c082d0bb68d50f726f2e8515d); regenerate in the project root with:
  *     python3 -m gen render kernels/falcon_x86.toml --out generated
- * Parameters other than the defaults: scale_bits = 63, degree = 13, max_abs_error_log2 = -63.0,
- *     evaluation = "estrin", form = "head", float_tail = 7, exact_head = 3, fma = true,
- *     conversion_remainder = true
- * Proven bounds (Taylor models, exact interval arithmetic; details, sidecar, Gappa script: provenance/), f(x) = exp(-x):
- *     |falcon_x86_fpr_expm_p63*(x, ccs) - ccs exp(-x) 2^63| <= 0.876136 units of 2^-63, x in [0, ln 2), ccs in [0, 1]
- *     |_eval(z) - f(z/2^64) 2^63| <= 0.887680 (units of 2^-63), |_expm_p63(z, w) - (w/2^64) f(z/2^64) 2^63| <= 0.964624 (units of 2^-63)
+ * Parameters other than the defaults: scale_bits = 63, degree = 13, float_tail = 7,
+ *     max_abs_error_log2 = -63.0, form = "twin"
+ * Proven bound (rational interval arithmetic and a Taylor model, gen/twin/proof.py; terms: provenance/),
+ * f(x) = exp(-x):
+ *     |falcon_x86_fpr_expm_p63*(x, ccs) - ccs exp(-x) 2^63| <= 0.919501 units of 2^-63, x in [0, ln 2), ccs in [0, 1]
  */
-#if defined(FALCON_X86_CONTENT_HASH) && FALCON_X86_CONTENT_HASH != 0xbafc55c238d3e766u
+#if defined(FALCON_X86_CONTENT_HASH) && FALCON_X86_CONTENT_HASH != 0xef9d9c97b7b4b931u
 #error "falcon_x86.h: another render of this kernel was included before this one"
 #endif
 #ifndef FALCON_X86_H
@@ -17,242 +16,168 @@
 
 #include <stdint.h>
 
-#define FALCON_X86_CONTENT_HASH 0xbafc55c238d3e766u
+#define FALCON_X86_CONTENT_HASH 0xef9d9c97b7b4b931u
 
 /**
  * falcon_x86_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns, _native(x, ccs)
- * the same from doubles; x < 0 or NaN counts as 0, x >= ln 2 as the double below ln 2, ccs NaN or <= 0
- * gives 0, ccs >= 1 counts as 1.  _domain(x, ccs), _domain_bits(x_bits, ccs_bits): Falcon's contract,
- * 0 <= x < ln 2 and 0 <= ccs < 1 (unspecified but defined outside it).  The bound holds against the
- * doubles passed: what converting them to fixed point drops is carried into the result.
- * falcon_x86_eval(z) ~= f(z / 2^64) 2^63, falcon_x86_expm_p63(z, w) ~= (w / 2^64) f(z / 2^64) 2^63
- * with f(x) = exp(-x) and Q0.64 words; z must not exceed FALCON_X86_Z_MAX.
- * Needs a 64-bit GCC or Clang (unsigned __int128) and, on x86-64, FMA: build with -mfma or
- * -march=x86-64-v3 (a compile-time error otherwise).
- * Constant time: no branch, table or division; 64x64->128 products (MUL/MULX) and binary64 operations
- * on operands that are never subnormal (proven; inputs below 2^-900 for x, 2^-64 for ccs count as 0),
- * which take a fixed time on x86-64.  Binary64 rounding to nearest, no -ffast-math.
+ * the same from doubles; x < 0 (-0 included) or NaN counts as 0, x >= ln 2 (+inf included) as the double
+ * below ln 2, ccs < 0 or NaN gives 0, ccs >= 1 counts as 1 (docs/falcon.md, "Edge inputs": the rules of every
+ * kernel).  _domain(x, ccs), _domain_bits(x_bits,
+ * ccs_bits): Falcon's contract, 0 <= x < ln 2 and 0 <= ccs < 1 (ccs = 1 works too; unspecified but
+ * defined outside it).  The bound FALCON_X86_FPR_EXPM_P63_ERR_BOUND (units of 2^-63) holds against the
+ * doubles passed, conversions included.  No fixed-point entry (_eval, _expm_p63).
+ * Needs x86-64 with FMA and GCC or Clang: build with -mfma or -march=x86-64-v3 (a compile-time error
+ * otherwise); BMI2 (MULX, RORX, SHRX) comes with x86-64-v3.  Binary64 rounding to nearest (the default
+ * MXCSR).  The kernel is inline assembly, so compiler flags (-ffast-math, -ffp-contract) do not change it.
+ * Constant time: no branch, no table lookup by a secret index and no division; 64x64 -> 128-bit
+ * products (MULX), which take a fixed time on x86-64; binary64 operations whose operands are never
+ * subnormal (proven), which take a fixed time too; the edge rules are min/max and conditional moves.
  */
-
-#if !defined(FXP_MUL16) && defined(__ARM_ARCH_7M__) && !defined(FXP_ALLOW_UMULL)
-#define FXP_MUL16 1
-#endif
-
-static inline uint64_t falcon_x86_fxp_mul16_32x32(uint32_t x, uint32_t y) {
-    uint32_t x0 = x & 0xFFFFu, x1 = x >> 16;
-    uint32_t y0 = y & 0xFFFFu, y1 = y >> 16;
-    uint32_t p00 = x0 * y0, p01 = x0 * y1, p10 = x1 * y0, p11 = x1 * y1;
-    uint64_t r = ((uint64_t)p11 << 32) | p00;
-    r += (uint64_t)p01 << 16;
-    r += (uint64_t)p10 << 16;
-    return r;
-}
-static inline void falcon_x86_fxp_mul16_64x64(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo) {
-    uint32_t a0 = (uint32_t)a, a1 = (uint32_t)(a >> 32);
-    uint32_t b0 = (uint32_t)b, b1 = (uint32_t)(b >> 32);
-    uint64_t q00 = falcon_x86_fxp_mul16_32x32(a0, b0);
-    uint64_t q10 = falcon_x86_fxp_mul16_32x32(a1, b0);
-    uint64_t t = (q00 >> 32) + falcon_x86_fxp_mul16_32x32(a0, b1) + (uint32_t)q10;
-    *lo = (t << 32) | (uint32_t)q00;
-    *hi = falcon_x86_fxp_mul16_32x32(a1, b1) + (t >> 32) + (q10 >> 32);
-}
-static inline uint64_t falcon_x86_fxp_mulhi64_portable(uint64_t a, uint64_t b) {
-    uint64_t a0 = a & 0xFFFFFFFFu, a1 = a >> 32;
-    uint64_t b0 = b & 0xFFFFFFFFu, b1 = b >> 32;
-    uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
-    uint64_t mid = (p00 >> 32) + (p01 & 0xFFFFFFFFu) + (p10 & 0xFFFFFFFFu);
-    return p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
-}
-
-#if defined(__SIZEOF_INT128__) && !defined(FXP_NO_INT128)
-__extension__ typedef unsigned __int128 falcon_x86_fxp_u128;
-#endif
-
-#if defined(FXP_MUL16)
-static inline uint64_t falcon_x86_fxp_mulhi64(uint64_t a, uint64_t b) {
-    uint64_t hi, lo;
-    falcon_x86_fxp_mul16_64x64(a, b, &hi, &lo);
-    (void)lo;
-    return hi;
-}
-#elif defined(__SIZEOF_INT128__) && !defined(FXP_NO_INT128)
-static inline uint64_t falcon_x86_fxp_mulhi64(uint64_t a, uint64_t b) {
-    return (uint64_t)(((falcon_x86_fxp_u128)a * b) >> 64);
-}
-#else
-static inline uint64_t falcon_x86_fxp_mulhi64(uint64_t a, uint64_t b) { return falcon_x86_fxp_mulhi64_portable(a, b); }
-#endif
 
 #include <string.h>
 
-#if !defined(__SIZEOF_INT128__)
-#error "falcon_x86: form head needs a compiler with unsigned __int128 (64-bit GCC or Clang)"
+#if !defined(__x86_64__) || !(defined(__GNUC__) || defined(__clang__))
+#error "falcon_x86.h: form twin needs x86-64 and GCC or Clang"
 #endif
-#if (defined(__x86_64__) || defined(__i386__)) && !defined(__FMA__)
-#error "falcon_x86: its binary64 part uses FMA: build with -mfma or -march=x86-64-v3 (or render with fma = false)"
-#endif
-#if defined(__GNUC__)
-#define FALCON_X86_FMA(a, b, c) __builtin_fma((a), (b), (c))
-#else
-#include <math.h>
-#define FALCON_X86_FMA(a, b, c) fma((a), (b), (c))
+#if !defined(__FMA__) || !defined(__BMI2__)
+#error "falcon_x86.h: needs FMA and BMI2: build with -march=x86-64-v3 (or -mfma -mbmi2)"
 #endif
 
-#if defined(__GNUC__)
-#define FALCON_X86_INLINE static inline __attribute__((always_inline))
-#else
-#define FALCON_X86_INLINE static inline
-#endif
-
-#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
-FALCON_X86_INLINE double falcon_x86_rounded(double v) {
-    __asm__("" : "+x"(v));
-    return v;
-}
-#elif defined(__GNUC__) && defined(__aarch64__)
-FALCON_X86_INLINE double falcon_x86_rounded(double v) {
-    __asm__("" : "+w"(v));
-    return v;
-}
-#else
-#pragma STDC FP_CONTRACT OFF
-FALCON_X86_INLINE double falcon_x86_rounded(double v) { return v; }
-#endif
-
-#define FALCON_X86_SCALE_BITS 63
-#define FALCON_X86_SEGMENTS 1
+#define FALCON_X86_FPR_EXPM_P63_ERR_BOUND 0.919501
 #define FALCON_X86_DEGREE 13
-#define FALCON_X86_WORD_BITS 64
+#define FALCON_X86_FLOAT_TAIL 7
 #define FALCON_X86_TABLE_BYTES 0
-#define FALCON_X86_Z_MAX UINT64_C(0xb17217f7d1cf79ab)
-#define FALCON_X86_ERR_BOUND_ULP 0.887680
-#define FALCON_X86_EXPM_P63_ERR_BOUND 0.964624
-#define FALCON_X86_ROUND_BITS UINT64_C(0x42F8000000000000)
+#define FALCON_X86_INLINE static inline __attribute__((always_inline))
 
-FALCON_X86_INLINE uint64_t falcon_x86_kernel(uint64_t z, uint64_t C, double v, double c, double e) {
-    falcon_x86_fxp_u128 zz = (falcon_x86_fxp_u128)z * z;
-    uint64_t zh = (uint64_t)(zz >> 64);
-    falcon_x86_fxp_u128 cz = (falcon_x86_fxp_u128)C * z;
-    falcon_x86_fxp_u128 d = (cz << 1) - ((falcon_x86_fxp_u128)C * zh + falcon_x86_fxp_mulhi64(C, (uint64_t)zz));
-    uint64_t p0 = UINT64_C(0xaaaaaaaaaaaa941e) - falcon_x86_fxp_mulhi64(z, UINT64_C(0x2aaaaaaaaaa6efbf));
-    uint64_t p1 = UINT64_C(0x088888888846e1ab) - falcon_x86_fxp_mulhi64(z, UINT64_C(0x016c16c169926640));
-    uint64_t h0 = p0 + falcon_x86_fxp_mulhi64(zh, p1);
-    uint64_t u = (uint64_t)(cz >> 63);
-    uint64_t cx = (uint64_t)(((falcon_x86_fxp_u128)u * zh) >> 63);
-    uint64_t E = falcon_x86_fxp_mulhi64(cx, h0);
-    double t5 = FALCON_X86_FMA(-2.4801572878331526e-05, v, 0.0001984126948894262);
-    double t8 = FALCON_X86_FMA(-2.754953209738658e-07, v, 2.7556915405443342e-06);
-    double t11 = FALCON_X86_FMA(-2.0001420551325336e-09, v, 2.4950010584008668e-08);
-    double t13 = v * v;
-    double t14 = FALCON_X86_FMA(t8, t13, t5);
-    double t15 = FALCON_X86_FMA(1.1550564336709781e-10, t13, t11);
-    double t16 = t13 * t13;
-    double t17 = FALCON_X86_FMA(t15, t16, t14);
-    double t18 = c * t16;
-    double t19 = t13 * v;
-    double t20 = t18 * t19;
-    double t21 = FALCON_X86_FMA(t20, t17, e);
-    uint64_t tb;
-    memcpy(&tb, &t21, sizeof tb);
-    uint64_t et = E + (tb - FALCON_X86_ROUND_BITS);
-    d += (falcon_x86_fxp_u128)(__extension__ (__int128)(int64_t)et) << 61;
-    return C + 2 - (((uint64_t)(d >> 64) + 5) >> 1);
-}
+static const uint64_t falcon_x86_k[32] __attribute__((aligned(64))) = {
+    UINT64_C(0x3E80000080000000),
+    UINT64_C(0x3C00000080000000),
+    UINT64_C(0x0010000080000000),
+    UINT64_C(0xC35A01A00F42DDC7),
+    UINT64_C(0x432A019ED68CE98F),
+    UINT64_C(0xC2F71DC91F79C2F4),
+    UINT64_C(0x42C27CCB15691486),
+    UINT64_C(0xC28AC7BA9F4B461C),
+    UINT64_C(0x4251247514B18711),
+    UINT64_C(0xC20F7A06DC06F2E5),
+    UINT64_C(0x402F4FB9D55D92A6),
+    UINT64_C(0xC0271547652B82FE),
+    UINT64_C(0x4338000000000009),
+    UINT64_C(0x03F0000000000000),
+    UINT64_C(0x3FE62E42FEFA39EF),
+    UINT64_C(0x3FF0000000000000),
+    UINT64_C(0xFFFFFFFFFFFFFF45),
+    UINT64_C(0x5555555555552772),
+    UINT64_C(0x155555555550DE34),
+    UINT64_C(0x04444444440808D3),
+    UINT64_C(0x00B60B60B4166720),
+    UINT64_C(0x8000000000000000),
+    UINT64_C(0x3BF0000000000000),
+    UINT64_C(0x37F0000000000000),
+    UINT64_C(0x0433800000000000),
+    UINT64_C(0x3FE62E42FEFA39F0),
+    UINT64_C(0x4009D1BD0105C611),
+    UINT64_C(0x4400000000000001),
+    UINT64_C(0x4800000000000001),
+    UINT64_C(0xB17217F7D1CF7800),
+    UINT64_C(0x3E80000000000000),
+    UINT64_C(0x0000000000000000),
+};
 
-FALCON_X86_INLINE double falcon_x86_to_double(uint64_t z) { return (double)(int64_t)(z >> 1) * 1.0842021724855044e-19; }
-
-FALCON_X86_INLINE uint64_t falcon_x86_eval(uint64_t z) {
-    return falcon_x86_kernel(z, (uint64_t)1 << 63, falcon_x86_to_double(z), 9223372036854775808.0, 422212465065984.1);
-}
-
-FALCON_X86_INLINE uint64_t falcon_x86_expm_p63(uint64_t z, uint64_t w) {
-    double x = falcon_x86_to_double(z), ccs = (double)(int64_t)(w >> 1);
-    double rx = 0.0, rc = (double)(w & 1) * 0.5;
-    double r8 = FALCON_X86_FMA(x, 0.5, -1.0);
-    double r9 = FALCON_X86_FMA(r8, x, 1.0);
-    double r10 = falcon_x86_rounded(rc * r9);
-    double r11 = 422212465065984.1 - r10;
-    double r12 = FALCON_X86_FMA(ccs, rx, r11);
-    return falcon_x86_kernel(z, w >> 1, x, ccs, r12);
-}
-
-#if defined(__x86_64__)
-#include <immintrin.h>
-#else
-#include <math.h>
-#endif
-
-#define FALCON_X86_FPR_EXPM_P63_ERR_BOUND 0.876136
-#define FALCON_X86_LN2_DOWN_BITS UINT64_C(0x3FE62E42FEFA39EF)
-#define FALCON_X86_Z_CLAMP UINT64_C(0xb17217f7d1cf7800)
-#define FALCON_X86_ONE_DOWN_BITS UINT64_C(0x3FEFFFFFFFFFFFFF)
-#define FALCON_X86_X_FLUSH_BITS INT64_C(0x07B0000000000000)
-#define FALCON_X86_C_FLUSH_BITS INT64_C(0x3BF0000000000000)
-
-FALCON_X86_INLINE double falcon_x86_flush(double v, int64_t min_bits) {
-#if defined(__x86_64__)
-    __m128i b = _mm_castpd_si128(_mm_set1_pd(v));
-    __m128i keep = _mm_cmpgt_epi64(b, _mm_set1_epi64x(min_bits - 1));
-    return _mm_cvtsd_f64(_mm_castsi128_pd(_mm_and_si128(b, keep)));
-#else
-    int64_t b;
-    memcpy(&b, &v, sizeof b);
-    b &= -(int64_t)(b >= min_bits);
-    memcpy(&v, &b, sizeof v);
-    return v;
-#endif
-}
-
-FALCON_X86_INLINE double falcon_x86_max(double a, double b) {
-#if defined(__x86_64__) && defined(__GNUC__)
-    double r;
-    __asm__("vmaxsd %2, %1, %0" : "=x"(r) : "x"(a), "x"(b));
-    return r;
-#else
-    return a > b ? a : b;
-#endif
-}
-
-FALCON_X86_INLINE double falcon_x86_min(double a, double b) {
-#if defined(__x86_64__) && defined(__GNUC__)
-    double r;
-    __asm__("vminsd %2, %1, %0" : "=x"(r) : "x"(a), "x"(b));
-    return r;
-#else
-    return a < b ? a : b;
-#endif
-}
-
-FALCON_X86_INLINE uint64_t falcon_x86_to_word(double v) {
-#if defined(__x86_64__)
-    return (uint64_t)_mm_cvttsd_si64(_mm_set_sd(v));
-#else
-    return (uint64_t)v;
-#endif
-}
-
-FALCON_X86_INLINE double falcon_x86_trunc(double v) {
-#if defined(__x86_64__) && defined(__GNUC__)
-    __asm__("" : "+x"(v));
-#endif
-    return __builtin_trunc(v);
-}
-
-FALCON_X86_INLINE uint64_t falcon_x86_adapt(double x, double ccs) {
-    double xs = x * 9223372036854775808.0, cs = ccs * 9223372036854775808.0;
-    uint64_t X = falcon_x86_to_word(xs), C = falcon_x86_to_word(cs);
-    double v = falcon_x86_max(x, 0.00048828125);
-    double rx = xs - falcon_x86_trunc(xs), rc = cs - falcon_x86_trunc(cs);
-    double r8 = FALCON_X86_FMA(x, 0.5, -1.0);
-    double r9 = FALCON_X86_FMA(r8, x, 1.0);
-    double r10 = falcon_x86_rounded(rc * r9);
-    double r11 = 422212465065984.1 - r10;
-    double r12 = FALCON_X86_FMA(ccs, rx, r11);
-    return falcon_x86_kernel(X + X, C, v, cs, r12);
-}
+#define FALCON_X86_OPERANDS \
+    : [v] "=&x"(v), [cs] "=&x"(cs), [p01] "=&x"(p01), [p23] "=&x"(p23), [p45] "=&x"(p45), [v2] "=&x"(v2), \
+      [rc] "=&x"(rc), [E] "=&x"(E), [g] "=&x"(g), [cc] "+x"(ccs), [u] "=&r"(u), [m] "=&r"(m), \
+      [zz] "=&r"(zz), [zzl] "=&r"(zzl), [h5] "=&r"(h5), [h3] "=&r"(h3), [bl] "=&r"(bl), [bh] "=&r"(bh), \
+      [C] "=&r"(C), [gb] "=&r"(gb) \
+    : [x] "x"(x), [b] "r"(b), [T] "r"(falcon_x86_k), [Tm] "m"(*(const uint64_t (*)[32])falcon_x86_k) \
+    : "rcx", "rdx", "cc"
 
 FALCON_X86_INLINE uint64_t falcon_x86_fpr_expm_p63_domain(double x, double ccs) {
-    return falcon_x86_adapt(falcon_x86_flush(x, FALCON_X86_X_FLUSH_BITS), falcon_x86_flush(ccs, FALCON_X86_C_FLUSH_BITS));
+    double v, cs, p01, p23, p45, v2, rc, E, g;
+    uint64_t b, u, m, zz, zzl, h5, h3, bl, bh, C, gb;
+    memcpy(&b, &x, sizeof b);
+    __asm__(
+        "vpmaxsd 0(%[T]), %[x], %[v]\n\t"
+        "vpaddq 104(%[T]), %[cc], %[cs]\n\t"
+        "vmovsd 32(%[T]), %[p01]\n\t"
+        "vfmadd213sd 24(%[T]), %[v], %[p01]\n\t"
+        "vmovsd 48(%[T]), %[p23]\n\t"
+        "vfmadd213sd 40(%[T]), %[v], %[p23]\n\t"
+        "vmovsd 64(%[T]), %[p45]\n\t"
+        "vfmadd213sd 56(%[T]), %[v], %[p45]\n\t"
+        "vmulsd %[v], %[v], %[v2]\n\t"
+        "vpmaxsd 8(%[T]), %[cc], %[cc]\n\t"
+        "vmulsd %[v], %[cc], %[cc]\n\t"
+        "vcvttsd2si %[cs], %[C]\n\t"
+        "vroundsd $11, %[cs], %[cs], %[rc]\n\t"
+        "vsubsd %[rc], %[cs], %[rc]\n\t"
+        "vmovsd 88(%[T]), %[E]\n\t"
+        "vfmadd213sd 80(%[T]), %[v], %[E]\n\t"
+        "vmovsd 96(%[T]), %[g]\n\t"
+        "vfmadd231sd %[rc], %[E], %[g]\n\t"
+        "vmulsd %[v2], %[v2], %[E]\n\t"
+        "vfmadd231sd %[v2], %[p23], %[p01]\n\t"
+        "vfmadd231sd 72(%[T]), %[v2], %[p45]\n\t"
+        "vmulsd %[v2], %[cc], %[cc]\n\t"
+        "vfmadd213sd %[p01], %[E], %[p45]\n\t"
+        "vmulsd %[E], %[cc], %[cc]\n\t"
+        "vfmadd231sd %[p45], %[cc], %[g]\n\t"
+        "vmovq %[g], %[gb]\n\t"
+        "rorx $52, %[b], %[u]\n\t"
+        "mov $62, %%ecx\n\t"
+        "sub %[u], %%rcx\n\t"
+        "mov %[b], %[m]\n\t"
+        "shl $11, %[m]\n\t"
+        "or 168(%[T]), %[m]\n\t"
+        "shrx %%rcx, %[m], %[u]\n\t"
+        "mov %[u], %%rdx\n\t"
+        "mulx %[u], %[zzl], %[zz]\n\t"
+        "mulx 152(%[T]), %[h5], %[h5]\n\t"
+        "mulx 136(%[T]), %[h3], %[h3]\n\t"
+        "neg %[h5]\n\t"
+        "add 144(%[T]), %[h5]\n\t"
+        "neg %[h3]\n\t"
+        "add 128(%[T]), %[h3]\n\t"
+        "mov %[zz], %%rdx\n\t"
+        "mulx 160(%[T]), %[u], %[u]\n\t"
+        "add %[u], %[h5]\n\t"
+        "mulx %[h5], %[u], %[u]\n\t"
+        "add %[u], %[h3]\n\t"
+        "mov %[C], %%rdx\n\t"
+        "mulx %[zz], %[bl], %[bh]\n\t"
+        "mulx %[zzl], %[zzl], %[zzl]\n\t"
+        "add %[zzl], %[bl]\n\t"
+        "adc $0, %[bh]\n\t"
+        "shr $62, %[bl]\n\t"
+        "lea (%[bl],%[bh],4), %[bh]\n\t"
+        "mulx %[m], %[m], %[u]\n\t"
+        "shrd %%cl, %[u], %[m]\n\t"
+        "shrx %%rcx, %[u], %[u]\n\t"
+        "cmp 176(%[T]), %[b]\n\t"
+        "cmovb %[u], %[m]\n\t"
+        "cmovb 248(%[T]), %[u]\n\t"
+        "cmovb 248(%[T]), %[bh]\n\t"
+        "cmp 184(%[T]), %[b]\n\t"
+        "cmovb 248(%[T]), %[m]\n\t"
+        "neg %[m]\n\t"
+        "sbb %[u], %[C]\n\t"
+        "sub 192(%[T]), %[C]\n\t"
+        "mov %[gb], %[u]\n\t"
+        "shl $60, %[u]\n\t"
+        "shr $4, %[gb]\n\t"
+        "add %[u], %[m]\n\t"
+        "adc %[gb], %[C]\n\t"
+        "mov %[bh], %%rdx\n\t"
+        "mulx %[h3], %[u], %[bh]\n\t"
+        "mov %[bh], %[zz]\n\t"
+        "shl $61, %[zz]\n\t"
+        "shr $3, %[u]\n\t"
+        "or %[zz], %[u]\n\t"
+        "shr $3, %[bh]\n\t"
+        "add %[u], %[m]\n\t"
+        "adc %[bh], %[C]\n\t"
+        FALCON_X86_OPERANDS);
+    return C;
 }
 
 FALCON_X86_INLINE uint64_t falcon_x86_fpr_expm_p63_domain_bits(uint64_t x_bits, uint64_t ccs_bits) {
@@ -263,10 +188,105 @@ FALCON_X86_INLINE uint64_t falcon_x86_fpr_expm_p63_domain_bits(uint64_t x_bits, 
 }
 
 FALCON_X86_INLINE uint64_t falcon_x86_fpr_expm_p63_native(double x, double ccs) {
-    double xf = falcon_x86_flush(x, FALCON_X86_X_FLUSH_BITS), cf = falcon_x86_flush(ccs, FALCON_X86_C_FLUSH_BITS);
-    xf = falcon_x86_min(falcon_x86_max(xf, 0.0), 0.6931471805599453);
-    cf = falcon_x86_min(falcon_x86_max(cf, 0.0), 1.0);
-    return falcon_x86_adapt(xf, cf);
+    double v, cs, p01, p23, p45, v2, rc, E, g;
+    uint64_t b, u, m, zz, zzl, h5, h3, bl, bh, C, gb;
+    memcpy(&b, &x, sizeof b);
+    __asm__(
+        "vpmaxsd 0(%[T]), %[x], %[v]\n\t"
+        "vmaxsd 240(%[T]), %[v], %[v]\n\t"
+        "vminsd 112(%[T]), %[v], %[v]\n\t"
+        "vpmaxsd 16(%[T]), %[cc], %[cc]\n\t"
+        "vmaxsd 248(%[T]), %[cc], %[cc]\n\t"
+        "vminsd 120(%[T]), %[cc], %[cc]\n\t"
+        "vpaddq 104(%[T]), %[cc], %[cs]\n\t"
+        "vmovsd 32(%[T]), %[p01]\n\t"
+        "vfmadd213sd 24(%[T]), %[v], %[p01]\n\t"
+        "vmovsd 48(%[T]), %[p23]\n\t"
+        "vfmadd213sd 40(%[T]), %[v], %[p23]\n\t"
+        "vmovsd 64(%[T]), %[p45]\n\t"
+        "vfmadd213sd 56(%[T]), %[v], %[p45]\n\t"
+        "vmulsd %[v], %[v], %[v2]\n\t"
+        "vpmaxsd 8(%[T]), %[cc], %[cc]\n\t"
+        "vmulsd %[v], %[cc], %[cc]\n\t"
+        "vcvttsd2si %[cs], %[C]\n\t"
+        "vroundsd $11, %[cs], %[cs], %[rc]\n\t"
+        "vsubsd %[rc], %[cs], %[rc]\n\t"
+        "vmovsd 88(%[T]), %[E]\n\t"
+        "vfmadd213sd 80(%[T]), %[v], %[E]\n\t"
+        "vmovsd 96(%[T]), %[g]\n\t"
+        "vfmadd231sd %[rc], %[E], %[g]\n\t"
+        "vmulsd %[v2], %[v2], %[E]\n\t"
+        "vfmadd231sd %[v2], %[p23], %[p01]\n\t"
+        "vfmadd231sd 72(%[T]), %[v2], %[p45]\n\t"
+        "vmulsd %[v2], %[cc], %[cc]\n\t"
+        "vfmadd213sd %[p01], %[E], %[p45]\n\t"
+        "vmulsd %[E], %[cc], %[cc]\n\t"
+        "vfmadd231sd %[p45], %[cc], %[g]\n\t"
+        "vmovq %[g], %[gb]\n\t"
+        "rorx $52, %[b], %[u]\n\t"
+        "mov $62, %%ecx\n\t"
+        "sub %[u], %%rcx\n\t"
+        "mov %[b], %[m]\n\t"
+        "shl $11, %[m]\n\t"
+        "or 168(%[T]), %[m]\n\t"
+        "mov %[b], %[bl]\n\t"
+        "sub 200(%[T]), %[bl]\n\t"
+        "cmp 208(%[T]), %[bl]\n\t"
+        "cmovb 232(%[T]), %[m]\n\t"
+        "cmovb 248(%[T]), %%rcx\n\t"
+        "shrx %%rcx, %[m], %[u]\n\t"
+        "mov %[u], %%rdx\n\t"
+        "mulx %[u], %[zzl], %[zz]\n\t"
+        "mulx 152(%[T]), %[h5], %[h5]\n\t"
+        "mulx 136(%[T]), %[h3], %[h3]\n\t"
+        "neg %[h5]\n\t"
+        "add 144(%[T]), %[h5]\n\t"
+        "neg %[h3]\n\t"
+        "add 128(%[T]), %[h3]\n\t"
+        "mov %[zz], %%rdx\n\t"
+        "mulx 160(%[T]), %[u], %[u]\n\t"
+        "add %[u], %[h5]\n\t"
+        "mulx %[h5], %[u], %[u]\n\t"
+        "add %[u], %[h3]\n\t"
+        "mov %[C], %%rdx\n\t"
+        "mulx %[zz], %[bl], %[bh]\n\t"
+        "mulx %[zzl], %[zzl], %[zzl]\n\t"
+        "add %[zzl], %[bl]\n\t"
+        "adc $0, %[bh]\n\t"
+        "shr $62, %[bl]\n\t"
+        "lea (%[bl],%[bh],4), %[bh]\n\t"
+        "mulx %[m], %[m], %[u]\n\t"
+        "shrd %%cl, %[u], %[m]\n\t"
+        "shrx %%rcx, %[u], %[u]\n\t"
+        "mov %[b], %[bl]\n\t"
+        "sub 176(%[T]), %[bl]\n\t"
+        "cmp 216(%[T]), %[bl]\n\t"
+        "cmovae %[u], %[m]\n\t"
+        "cmovae 248(%[T]), %[u]\n\t"
+        "cmovae 248(%[T]), %[bh]\n\t"
+        "mov %[b], %[bl]\n\t"
+        "sub 184(%[T]), %[bl]\n\t"
+        "cmp 224(%[T]), %[bl]\n\t"
+        "cmovae 248(%[T]), %[m]\n\t"
+        "neg %[m]\n\t"
+        "sbb %[u], %[C]\n\t"
+        "sub 192(%[T]), %[C]\n\t"
+        "mov %[gb], %[u]\n\t"
+        "shl $60, %[u]\n\t"
+        "shr $4, %[gb]\n\t"
+        "add %[u], %[m]\n\t"
+        "adc %[gb], %[C]\n\t"
+        "mov %[bh], %%rdx\n\t"
+        "mulx %[h3], %[u], %[bh]\n\t"
+        "mov %[bh], %[zz]\n\t"
+        "shl $61, %[zz]\n\t"
+        "shr $3, %[u]\n\t"
+        "or %[zz], %[u]\n\t"
+        "shr $3, %[bh]\n\t"
+        "add %[u], %[m]\n\t"
+        "adc %[bh], %[C]\n\t"
+        FALCON_X86_OPERANDS);
+    return C;
 }
 
 FALCON_X86_INLINE uint64_t falcon_x86_fpr_expm_p63(uint64_t x_bits, uint64_t ccs_bits) {

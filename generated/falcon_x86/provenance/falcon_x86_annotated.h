@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: CC0-1.0
- * falcon_x86.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 7b9a6f3ef396746c) from
- * kernels/falcon_x86.toml (sha256 ec82d111e21129b1fde8fc7695e0eef4c6256b22c1891c04eca61b32e788114e); regenerate in the project root with:
+ * falcon_x86.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 8ede3c93b2d5766c) from
+ * kernels/falcon_x86.toml (sha256 996a67ceffff6e649b6a1487e09abdb325da6f1c082d0bb68d50f726f2e8515d); regenerate in the project root with:
  *     python3 -m gen render kernels/falcon_x86.toml --out generated
- * Parameters other than the defaults: scale_bits = 63, degree = 13, max_abs_error_log2 = -63.0,
- *     evaluation = "estrin", form = "head", float_tail = 7, exact_head = 3, fma = true,
- *     conversion_remainder = true
- * Proven bounds (Taylor models, exact interval arithmetic; details, sidecar, Gappa script: provenance/), f(x) = exp(-x):
- *     |falcon_x86_fpr_expm_p63*(x, ccs) - ccs exp(-x) 2^63| <= 0.876136 units of 2^-63, x in [0, ln 2), ccs in [0, 1]
- * Description: x86-64 flagship: exact head, fixed-point middle, binary64 FMA tail; faithful against the double inputs
+ * Parameters other than the defaults: scale_bits = 63, degree = 13, float_tail = 7,
+ *     max_abs_error_log2 = -63.0, form = "twin"
+ * Proven bound (rational interval arithmetic and a Taylor model, gen/twin/proof.py; terms: provenance/),
+ * f(x) = exp(-x):
+ *     |falcon_x86_fpr_expm_p63*(x, ccs) - ccs exp(-x) 2^63| <= 0.919501 units of 2^-63, x in [0, ln 2), ccs in [0, 1]
+ * Description: x86-64 flagship: integer chain and binary64 tail side by side; faithful against the double inputs
  *
  * Parameters:
  *   name = "falcon_x86"
@@ -16,40 +16,31 @@
  *   word_bits = 64
  *   scale_bits = 63
  *   degree = 13
- *   segments = {"kind": "equal", "count": 1}
- *   error = "absolute"
- *   precision_digits = 50
- *   remez_tolerance = 1e-12
- *   remez_max_iterations = 60
- *   coefficient_scales = null
- *   explicit_coefficients = false
- *   max_abs_error_log2 = -63.0
- *   table_access = "direct"
- *   evaluation = "estrin"
- *   form = "head"
- *   reoptimize = true
- *   wide = false
  *   float_tail = 7
- *   exact_head = 3
- *   fma = true
- *   conversion_remainder = true
+ *   max_abs_error_log2 = -63.0
+ *   form = "twin"
  *
  * Computed:
- *   inputs z = 0x0 .. 0xb17217f7d1cf79ab (Q0.64); one polynomial of degree 13
- *   exact head 1 - x + x^2/2; middle x^3..x^6 at 2^66; binary64 tail x^7..x^13 with FMA; parts added in units of 2^-4
- *   real-coefficient minimax error: 6.5557e-22
- *   proven p - f of the quantized polynomial: [-6.5190e-22, 3.1627e-21]
- *   centring bias: 0.125 units; accumulator offset 2 units
- *   proven bound of _eval: 0.887680 units of 2^-63
- *   proven bound of _expm_p63: 0.964624 units of 2^-63
- *   proven bound of the Falcon adaptors (against the doubles passed): 0.876136 units of 2^-63
- *   (bounds: gen/proof/head.py and docs/error-model.md of fxp-kernels; the binary64 part's
- *   claims, re-proven by Gappa with certify/gappa_head.py: falcon_x86.json)
+ *   e^-x ~= 1 - x + x^2 k(x) + t(x), powers 2..13 fitted (Remez, 50 digits; levelled error 0.0042 units of 2^-63)
+ *   Q0.65 words W_2..W_6: 0xffffffffffffff45, 0x5555555555552772, 0x155555555550de34, 0x04444444440808d3, 0x00b60b60b4166720
+ *   binary64 tail q_0..q_6 (powers 7..13, times 2^67): -0x1.a01a00f42ddc7p+54, 0x1.a019ed68ce98fp+51, -0x1.71dc91f79c2f4p+48, 0x1.27ccb15691486p+45, -0x1.ac7ba9f4b461cp+41, 0x1.1247514b18711p+38, -0x1.f7a06dc06f2e5p+33
+ *   E(v) = 0x1.f4fb9d55d92a6p+3 + -0x1.71547652b82fep+3 v (16 e^-v, linear fit; levelled error 0.02152)
+ *   bias 9 units of u/16; eps in [0.105889, 0.919501]
+ *   proven p - f of the quantized polynomial: [-5.5718e-22, 1.6308e-21]
+ *   bound, units of 2^-63:
+ *     0.0150415  approximation: C (p - f)(x), 2^63 sup |p - exp(-x)| on [0, ln 2] (Taylor model)
+ *     0.000244085  t = floor(x 2^64) for x in the integer chain (x < 2^-11 only)
+ *     0.0215319  remainder of ccs, rc (t(x) + E(v)/16 - e^-x) (E: linear fit, Taylor model)
+ *     5.42102e-20  linear term: A = floor(C x 2^64) (A = 0 for x < 2^-128)
+ *     0.287335  integer chain: every floor of K_4, K_2, B_2, T / 8
+ *     0.164138  binary64 part: every rounding (an FMA one), G in u/16, v and c clamps
+ *     0.562501  bias (centres eps in (0, 1)) and the final floor, which takes (-1, 0]
+ *     0.919501  total (max(eps_hi, 1 - eps_lo))
  */
 /* Two different renders of this kernel in one translation unit (another
  * copy of the header earlier on the include path) stop the build here:
  * the include guard alone would silently keep the first. */
-#if defined(FALCON_X86_CONTENT_HASH) && FALCON_X86_CONTENT_HASH != 0xbafc55c238d3e766u
+#if defined(FALCON_X86_CONTENT_HASH) && FALCON_X86_CONTENT_HASH != 0xef9d9c97b7b4b931u
 #error "falcon_x86.h: another render of this kernel was included before this one"
 #endif
 #ifndef FALCON_X86_H
@@ -58,451 +49,201 @@
 #include <stdint.h>
 
 /* Names the render that wrote this header (the sidecar in provenance/ carries the same). */
-#define FALCON_X86_CONTENT_HASH 0xbafc55c238d3e766u
+#define FALCON_X86_CONTENT_HASH 0xef9d9c97b7b4b931u
 
 /**
  * falcon_x86_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns, _native(x, ccs)
- * the same from doubles; x < 0 or NaN counts as 0, x >= ln 2 as the double below ln 2, ccs NaN or <= 0
- * gives 0, ccs >= 1 counts as 1.  _domain(x, ccs), _domain_bits(x_bits, ccs_bits): Falcon's contract,
- * 0 <= x < ln 2 and 0 <= ccs < 1 (unspecified but defined outside it).  The bound holds against the
- * doubles passed: what converting them to fixed point drops is carried into the result.
- * falcon_x86_eval(z) ~= f(z / 2^64) 2^63, falcon_x86_expm_p63(z, w) ~= (w / 2^64) f(z / 2^64) 2^63
- * with f(x) = exp(-x) and Q0.64 words; z must not exceed FALCON_X86_Z_MAX.
- * Needs a 64-bit GCC or Clang (unsigned __int128) and, on x86-64, FMA: build with -mfma or
- * -march=x86-64-v3 (a compile-time error otherwise).
- * Constant time: no branch, table or division; 64x64->128 products (MUL/MULX) and binary64 operations
- * on operands that are never subnormal (proven; inputs below 2^-900 for x, 2^-64 for ccs count as 0),
- * which take a fixed time on x86-64.  Binary64 rounding to nearest, no -ffast-math.
+ * the same from doubles; x < 0 (-0 included) or NaN counts as 0, x >= ln 2 (+inf included) as the double
+ * below ln 2, ccs < 0 or NaN gives 0, ccs >= 1 counts as 1 (docs/falcon.md, "Edge inputs": the rules of every
+ * kernel).  _domain(x, ccs), _domain_bits(x_bits,
+ * ccs_bits): Falcon's contract, 0 <= x < ln 2 and 0 <= ccs < 1 (ccs = 1 works too; unspecified but
+ * defined outside it).  The bound FALCON_X86_FPR_EXPM_P63_ERR_BOUND (units of 2^-63) holds against the
+ * doubles passed, conversions included.  No fixed-point entry (_eval, _expm_p63).
+ * Needs x86-64 with FMA and GCC or Clang: build with -mfma or -march=x86-64-v3 (a compile-time error
+ * otherwise); BMI2 (MULX, RORX, SHRX) comes with x86-64-v3.  Binary64 rounding to nearest (the default
+ * MXCSR).  The kernel is inline assembly, so compiler flags (-ffast-math, -ffp-contract) do not change it.
+ * Constant time: no branch, no table lookup by a secret index and no division; 64x64 -> 128-bit
+ * products (MULX), which take a fixed time on x86-64; binary64 operations whose operands are never
+ * subnormal (proven), which take a fixed time too; the edge rules are min/max and conditional moves.
  */
-
-/*
- * Fixed-point helpers: the part of runtime/fxp.h this kernel uses, with
- * the prefix fxp_ of every name replaced by falcon_x86_fxp_ (so two
- * kernels in one program never share one), unchanged otherwise.
- */
-/*
- * Multiplier strategy on the Arm Cortex-M3 (ARMv7-M).
- *
- * The Cortex-M3's long multiplies (UMULL/SMULL: 3 to 5 cycles, UMLAL/SMLAL:
- * 4 to 7) stop early when the upper bits of an operand are zero, so their
- * time depends on the data (Cortex-M3 TRM, ARM DDI 0337, instruction
- * timing).  Its MUL (32x32->32, low word only) takes 1 cycle and MLA 2
- * cycles whatever the operands.  When FXP_MUL16 is defined, every product
- * in this file is therefore built from 16x16->32 products computed with
- * MUL: a product of two numbers below 2^16 is below 2^32, so the low word
- * MUL returns is the whole, exact product.  The partial products are
- * summed with additions (ADDS/ADC), which are constant-time.  The only
- * other multiplies are 32x32->32 products whose low word is all we need
- * (the cross terms of a 64-bit product modulo 2^64): also MUL/MLA.
- * Result: no UMULL, SMULL, UMLAL or SMLAL in any helper, and every helper
- * returns exactly the same bits as the __int128 and 32-bit-limb paths.
- *
- * FXP_MUL16 is selected automatically for ARMv7-M targets (__ARM_ARCH_7M__,
- * e.g. -mcpu=cortex-m3); define FXP_ALLOW_UMULL to keep the faster but
- * data-dependent UMULL path there.  Defining FXP_MUL16 by hand selects the
- * 16-bit path on any target (the tests build it on x86-64 to compare it
- * with unsigned __int128).  ARMv7E-M cores (Cortex-M4/M7) are not
- * selected: their UMULL has a fixed latency.
- */
-
-#if !defined(FXP_MUL16) && defined(__ARM_ARCH_7M__) && !defined(FXP_ALLOW_UMULL)
-#define FXP_MUL16 1
-#endif
-
-/* The 16-bit-limb helpers are always defined (a kernel configured with
- * multiplier = "mul16" uses them on any target); FXP_MUL16 only decides
- * whether the default helpers below go through them. */
-/*
- * x * y exactly, for 32-bit x and y, from four 16x16->32 products.  With
- * x = x1 2^16 + x0 and y = y1 2^16 + y0 (all four halves < 2^16):
- *   x y = p11 2^32 + (p01 + p10) 2^16 + p00,  pij = xi yj < 2^32.
- * The halves are uint32_t values below 2^16 and the products are taken in
- * uint32_t, so the compiler has no 64-bit multiply to rebuild into UMULL.
- * The two cross terms are added one at a time to the 64-bit word
- * p11 2^32 + p00; each addition is exact because the running sum never
- * exceeds the final product, which is < 2^64.
- */
-static inline uint64_t falcon_x86_fxp_mul16_32x32(uint32_t x, uint32_t y)
-{
-    uint32_t x0 = x & 0xFFFFu, x1 = x >> 16;
-    uint32_t y0 = y & 0xFFFFu, y1 = y >> 16;
-    uint32_t p00 = x0 * y0, p01 = x0 * y1, p10 = x1 * y0, p11 = x1 * y1;
-    uint64_t r = ((uint64_t)p11 << 32) | p00;
-    r += (uint64_t)p01 << 16;
-    r += (uint64_t)p10 << 16;
-    return r;
-}
-
-/*
- * The exact 128-bit product a * b as (hi, lo), from the four 32x32->64
- * products above (16 MULs).  With a = a1 2^32 + a0, b = b1 2^32 + b0 and
- * qij = ai bj < 2^64:
- *   a b = q11 2^64 + (q01 + q10) 2^32 + q00.
- * t = floor(q00 / 2^32) + q01 + (q10 mod 2^32) is at most
- * (2^32 - 1) + (2^32 - 1)^2 + (2^32 - 1) = 2^64 - 1, so it fits a word;
- * then lo = (t mod 2^32) 2^32 + (q00 mod 2^32) and
- * hi = q11 + floor(t / 2^32) + floor(q10 / 2^32), which is < 2^64
- * because the product is < 2^128.
- */
-static inline void falcon_x86_fxp_mul16_64x64(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo)
-{
-    uint32_t a0 = (uint32_t)a, a1 = (uint32_t)(a >> 32);
-    uint32_t b0 = (uint32_t)b, b1 = (uint32_t)(b >> 32);
-    uint64_t q00 = falcon_x86_fxp_mul16_32x32(a0, b0);
-    uint64_t q10 = falcon_x86_fxp_mul16_32x32(a1, b0);
-    uint64_t t = (q00 >> 32) + falcon_x86_fxp_mul16_32x32(a0, b1) + (uint32_t)q10;
-    *lo = (t << 32) | (uint32_t)q00;
-    *hi = falcon_x86_fxp_mul16_32x32(a1, b1) + (t >> 32) + (q10 >> 32);
-}
-
-/* floor(a * b / 2^64), from four 32x32->64 partial products.  Exact: the
- * middle sum below cannot overflow because each term is < 2^64 - 2^33 + 1
- * and we add at most two 32-bit halves to it. */
-static inline uint64_t falcon_x86_fxp_mulhi64_portable(uint64_t a, uint64_t b)
-{
-    uint64_t a0 = a & 0xFFFFFFFFu, a1 = a >> 32;
-    uint64_t b0 = b & 0xFFFFFFFFu, b1 = b >> 32;
-    uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
-    uint64_t mid = (p00 >> 32) + (p01 & 0xFFFFFFFFu) + (p10 & 0xFFFFFFFFu);
-    return p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
-}
-
-#if defined(__SIZEOF_INT128__) && !defined(FXP_NO_INT128)
-/* __extension__ keeps -Wpedantic quiet: unsigned __int128 is a GNU type. */
-__extension__ typedef unsigned __int128 falcon_x86_fxp_u128;
-#endif
-
-#if defined(FXP_MUL16)
-/* floor(a * b / 2^64) from 16x16->32 products (see falcon_x86_fxp_mul16_64x64); the
- * low word is computed but unused, and the compiler drops it. */
-static inline uint64_t falcon_x86_fxp_mulhi64(uint64_t a, uint64_t b)
-{
-    uint64_t hi, lo;
-    falcon_x86_fxp_mul16_64x64(a, b, &hi, &lo);
-    (void)lo;
-    return hi;
-}
-#elif defined(__SIZEOF_INT128__) && !defined(FXP_NO_INT128)
-/* floor(a * b / 2^64) with the compiler's 128-bit product (one MUL on
- * x86-64).  Bit-identical to falcon_x86_fxp_mulhi64_portable. */
-static inline uint64_t falcon_x86_fxp_mulhi64(uint64_t a, uint64_t b)
-{
-    return (uint64_t)(((falcon_x86_fxp_u128)a * b) >> 64);
-}
-#else
-static inline uint64_t falcon_x86_fxp_mulhi64(uint64_t a, uint64_t b)
-{
-    return falcon_x86_fxp_mulhi64_portable(a, b);
-}
-#endif
-
 
 #include <string.h>
 
-#if !defined(__SIZEOF_INT128__)
-#error "falcon_x86: form head needs a compiler with unsigned __int128 (64-bit GCC or Clang)"
+#if !defined(__x86_64__) || !(defined(__GNUC__) || defined(__clang__))
+#error "falcon_x86.h: form twin needs x86-64 and GCC or Clang"
 #endif
-/*
- * The binary64 part fuses its multiply-adds (one rounding each, as the
- * proof assumes).  On x86-64 that needs the FMA instructions of
- * x86-64-v3: build with -mfma or -march=x86-64-v3.  Without them this is a
- * compile-time error, never a silently different result; render the
- * config with fma = false for a (proven) kernel without FMA.
+#if !defined(__FMA__) || !defined(__BMI2__)
+#error "falcon_x86.h: needs FMA and BMI2: build with -march=x86-64-v3 (or -mfma -mbmi2)"
+#endif
+
+/* The proven bound (gen/twin/proof.py; docs/error-model.md, "Form twin"),
+ * units of 2^-63, against ccs exp(-x) 2^63 for the doubles passed:
+ *   0.0150415  approximation: C (p - f)(x), 2^63 sup |p - exp(-x)| on [0, ln 2] (Taylor model)
+ *   0.000244085  t = floor(x 2^64) for x in the integer chain (x < 2^-11 only)
+ *   0.0215319  remainder of ccs, rc (t(x) + E(v)/16 - e^-x) (E: linear fit, Taylor model)
+ *   5.42102e-20  linear term: A = floor(C x 2^64) (A = 0 for x < 2^-128)
+ *   0.287335  integer chain: every floor of K_4, K_2, B_2, T / 8
+ *   0.164138  binary64 part: every rounding (an FMA one), G in u/16, v and c clamps
+ *   0.562501  bias (centres eps in (0, 1)) and the final floor, which takes (-1, 0]
+ * The result lies in (eps - 1, eps] with eps in [0.105889, 0.919501]:
+ * one of the two integers around the exact value (faithful).
  */
-#if (defined(__x86_64__) || defined(__i386__)) && !defined(__FMA__)
-#error "falcon_x86: its binary64 part uses FMA: build with -mfma or -march=x86-64-v3 (or render with fma = false)"
-#endif
-#if defined(__GNUC__)
-#define FALCON_X86_FMA(a, b, c) __builtin_fma((a), (b), (c))
-#else
-#include <math.h>
-#define FALCON_X86_FMA(a, b, c) fma((a), (b), (c))
-#endif
-
-/* Every function below is inlined into its caller (one call site in a
- * sampler): a call and its argument moves would cost more than the kernel's
- * own dependent chain saves. */
-#if defined(__GNUC__)
-#define FALCON_X86_INLINE static inline __attribute__((always_inline))
-#else
-#define FALCON_X86_INLINE static inline
-#endif
-
-/* falcon_x86_rounded(v) returns v, the product just computed, through an empty
- * asm statement: the compiler must then round the product on its own and
- * cannot contract it with the addition that reads it into one FMA (gcc
- * does so across statements by default once FMA is enabled), which would
- * change the last bit and leave the proof's model.  It emits no
- * instruction.  Other compilers are asked not to contract by the pragma. */
-#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
-FALCON_X86_INLINE double falcon_x86_rounded(double v)
-{
-    __asm__("" : "+x"(v));
-    return v;
-}
-#elif defined(__GNUC__) && defined(__aarch64__)
-FALCON_X86_INLINE double falcon_x86_rounded(double v)
-{
-    __asm__("" : "+w"(v));
-    return v;
-}
-#else
-#pragma STDC FP_CONTRACT OFF
-FALCON_X86_INLINE double falcon_x86_rounded(double v)
-{
-    return v;
-}
-#endif
-
-#define FALCON_X86_SCALE_BITS 63
-#define FALCON_X86_SEGMENTS 1
+#define FALCON_X86_FPR_EXPM_P63_ERR_BOUND 0.919501
 #define FALCON_X86_DEGREE 13
-#define FALCON_X86_WORD_BITS 64
+#define FALCON_X86_FLOAT_TAIL 7
 #define FALCON_X86_TABLE_BYTES 0
-/* Last valid input: z_max = floor(x_max * 2^64). */
-#define FALCON_X86_Z_MAX UINT64_C(0xb17217f7d1cf79ab)
+#define FALCON_X86_INLINE static inline __attribute__((always_inline))
 
-/*
- * Proven error bounds (upper bounds, rounded up; gen/proof/head.py, the
- * derivation in docs/error-model.md):
- *   falcon_x86_eval:      |eval(z) - f(z / 2^64) 2^63| <= FALCON_X86_ERR_BOUND_ULP units of 2^-63
- *   falcon_x86_expm_p63:  |expm(z, w) - (w / 2^64) f(z / 2^64) 2^63| <= FALCON_X86_EXPM_P63_ERR_BOUND units of 2^-63
- */
-#define FALCON_X86_ERR_BOUND_ULP 0.887680
-#define FALCON_X86_EXPM_P63_ERR_BOUND 0.964624
+/* The constants the instructions read, by byte offset (binary64 values by
+ * their bits).  Read at fixed offsets: no index depends on the inputs.
+ *   q_i: the binary64 tail's coefficients, a_(7+i) 2^67 (units of u/16 of
+ *        the result's unit u = 2^-63 once multiplied by ccs v^(7+i));
+ *   e_0, e_1: E(v) = e_0 + e_1 v ~= 16 e^-v, for the remainder of ccs;
+ *   K = 1.5 2^52 + 9: g lies in [2^52, 2^53), whose unit is 1 (u/16),
+ *        and the bias 9/16 centres the error;
+ *   W_j = round(|a_j| 2^65), j = 2..6: the integer chain's Q0.65 words. */
+static const uint64_t falcon_x86_k[32] __attribute__((aligned(64))) = {
+    UINT64_C(0x3E80000080000000),   /* 0: vlift = 4503599629517979648 */
+    UINT64_C(0x3C00000080000000),   /* 8: clift = 4323455644423159808 */
+    UINT64_C(0x0010000080000000),   /* 16: subn = 4503601774854144 */
+    UINT64_C(0xC35A01A00F42DDC7),   /* 24: q0 = -0x1.a01a00f42ddc7p+54 */
+    UINT64_C(0x432A019ED68CE98F),   /* 32: q1 = 0x1.a019ed68ce98fp+51 */
+    UINT64_C(0xC2F71DC91F79C2F4),   /* 40: q2 = -0x1.71dc91f79c2f4p+48 */
+    UINT64_C(0x42C27CCB15691486),   /* 48: q3 = 0x1.27ccb15691486p+45 */
+    UINT64_C(0xC28AC7BA9F4B461C),   /* 56: q4 = -0x1.ac7ba9f4b461cp+41 */
+    UINT64_C(0x4251247514B18711),   /* 64: q5 = 0x1.1247514b18711p+38 */
+    UINT64_C(0xC20F7A06DC06F2E5),   /* 72: q6 = -0x1.f7a06dc06f2e5p+33 */
+    UINT64_C(0x402F4FB9D55D92A6),   /* 80: e0 = 0x1.f4fb9d55d92a6p+3 */
+    UINT64_C(0xC0271547652B82FE),   /* 88: e1 = -0x1.71547652b82fep+3 */
+    UINT64_C(0x4338000000000009),   /* 96: K = 0x1.8000000000009p+52 */
+    UINT64_C(0x03F0000000000000),   /* 104: exp63 = 283726776524341248 */
+    UINT64_C(0x3FE62E42FEFA39EF),   /* 112: ln2_down = 0x1.62e42fefa39efp-1 */
+    UINT64_C(0x3FF0000000000000),   /* 120: one = 0x1.0000000000000p+0 */
+    UINT64_C(0xFFFFFFFFFFFFFF45),   /* 128: W2 = 18446744073709551429 */
+    UINT64_C(0x5555555555552772),   /* 136: W3 = 6148914691236505458 */
+    UINT64_C(0x155555555550DE34),   /* 144: W4 = 1537228672808836660 */
+    UINT64_C(0x04444444440808D3),   /* 152: W5 = 307445734557878483 */
+    UINT64_C(0x00B60B60B4166720),   /* 160: W6 = 51240955727472416 */
+    UINT64_C(0x8000000000000000),   /* 168: top = 9223372036854775808 */
+    UINT64_C(0x3BF0000000000000),   /* 176: lim64 = 4318952042648305664 */
+    UINT64_C(0x37F0000000000000),   /* 184: lim128 = 4030721666496593920 */
+    UINT64_C(0x0433800000000000),   /* 192: kb16 = 302726337452310528 */
+    UINT64_C(0x3FE62E42FEFA39F0),   /* 200: ln2_next = 4604418534313441776 */
+    UINT64_C(0x4009D1BD0105C611),   /* 208: big_range = 4614449902913963537 */
+    UINT64_C(0x4400000000000001),   /* 216: tiny_range = 4899916394579099649 */
+    UINT64_C(0x4800000000000001),   /* 224: zero_range = 5188146770730811393 */
+    UINT64_C(0xB17217F7D1CF7800),   /* 232: m_ln2 = 12786308645202655232 */
+    UINT64_C(0x3E80000000000000),   /* 240: vmin = 0x1.0000000000000p-23 */
+    UINT64_C(0x0000000000000000),   /* 248: zero = 0 */
+};
 
-/* The rounding constant 1.5 2^48 of the binary64 part (its bits): added to a
- * value below 2^47 in magnitude, it leaves that value rounded to units of
- * 2^-4 in the low bits of the sum, which the integer part then reads. */
-#define FALCON_X86_ROUND_BITS UINT64_C(0x42F8000000000000)
+/* The asm block's operands: x and ccs (binary64, in vector registers), b
+ * (x's bit pattern, in a general register: the compiler moves it, or loads
+ * it where x is in memory), T (the table's address, and the table itself as a memory input, so the
+ * compiler knows the block reads it); the other registers are scratch.
+ * rcx holds the shift count (SHRD takes it in CL), rdx MULX's implicit
+ * operand.  The 16-byte VPMAXSD and VPADDQ memory operands also read the
+ * next constant of the table, into lanes nobody uses.  x86-64 only. */
+#define FALCON_X86_OPERANDS \
+    : [v] "=&x"(v), [cs] "=&x"(cs), [p01] "=&x"(p01), [p23] "=&x"(p23), [p45] "=&x"(p45), [v2] "=&x"(v2), \
+      [rc] "=&x"(rc), [E] "=&x"(E), [g] "=&x"(g), [cc] "+x"(ccs), [u] "=&r"(u), [m] "=&r"(m), \
+      [zz] "=&r"(zz), [zzl] "=&r"(zzl), [h5] "=&r"(h5), [h3] "=&r"(h3), [bl] "=&r"(bl), [bh] "=&r"(bh), \
+      [C] "=&r"(C), [gb] "=&r"(gb) \
+    : [x] "x"(x), [b] "r"(b), [T] "r"(falcon_x86_k), [Tm] "m"(*(const uint64_t (*)[32])falcon_x86_k) \
+    : "rcx", "rdx", "cc"
 
-/*
- * falcon_x86_kernel(z, C, v, c, e): C + 2 - floor(D + 2 + 1/2), with
- * D ~= C (1 - p(z / 2^64)) the accumulator, in units of the result:
- *
- *   z  the input x as Q0.64 (x' = z / 2^64);
- *   C  ccs 2^63 as an integer of [0, 2^63] (2^63 is ccs = 1);
- *   v  x as a binary64 value (read by the tail only);
- *   c  ccs 2^63 as a binary64 value (read by the tail only);
- *   e  422212465065984.0 plus the conversion corrections of the Falcon
- *      adaptors (the rounding constant and the centring bias 0.125).
- *
- * head:   D_head = C (x - x^2/2) 2^65 exactly, from z^2 (two words), 2 C z
- *         and C z^2 / 2^64;
- * middle: mid(x) = n_0 + n_1 x + ... at scale 2^66, every word the same
- *         scale (pairs in x, Horner's scheme in x^2 = zh), then
- *         E = C x^3 mid(x) 2^4 from cx = C x^3 2^2;
- * tail:   c v^7 tail(v) + e in binary64, its last operation rounding to
- *         units of 2^-4;
- * then D = D_head + (E + T) 2^61 in two words (units of 2^-65).
- * Every word's range is proven for every input of the domain and every C
- * (no step overflows; the accumulator offset by 2 units is never
- * negative).  Constant time: no branch, no table, no division; the 64x64
- * products (MUL/MULX), binary64 additions, multiplications and FMAs on
- * normal operands (proven: no subnormal operand or result) take a time
- * independent of their operands on x86-64.
- */
-FALCON_X86_INLINE uint64_t falcon_x86_kernel(uint64_t z, uint64_t C, double v, double c, double e)
-{
-    falcon_x86_fxp_u128 zz = (falcon_x86_fxp_u128)z * z;
-    uint64_t zh = (uint64_t)(zz >> 64);                       /* x^2 2^64 */
-    falcon_x86_fxp_u128 cz = (falcon_x86_fxp_u128)C * z;                             /* C x 2^64 */
-    falcon_x86_fxp_u128 d = (cz << 1) - ((falcon_x86_fxp_u128)C * zh + falcon_x86_fxp_mulhi64(C, (uint64_t)zz));   /* C (x - x^2/2) 2^65 */
-    uint64_t p0 = UINT64_C(0xaaaaaaaaaaaa941e) - falcon_x86_fxp_mulhi64(z, UINT64_C(0x2aaaaaaaaaa6efbf));  /* |n0 + n1 x| 2^66 */
-    uint64_t p1 = UINT64_C(0x088888888846e1ab) - falcon_x86_fxp_mulhi64(z, UINT64_C(0x016c16c169926640));  /* |n2 + n3 x| 2^66 */
-    uint64_t h0 = p0 + falcon_x86_fxp_mulhi64(zh, p1);  /* accumulator 0 (Horner in x^2), 2^66 */
-    uint64_t u = (uint64_t)(cz >> 63);                         /* C x 2 */
-    uint64_t cx = (uint64_t)(((falcon_x86_fxp_u128)u * zh) >> 63);       /* C x^3 2^2 */
-    uint64_t E = falcon_x86_fxp_mulhi64(cx, h0);                          /* C x^3 mid(x) 2^4 */
-    double t5 = FALCON_X86_FMA(-2.4801572878331526e-05, v, 0.0001984126948894262);  /* q0_1 */
-    double t8 = FALCON_X86_FMA(-2.754953209738658e-07, v, 2.7556915405443342e-06);  /* q2_3 */
-    double t11 = FALCON_X86_FMA(-2.0001420551325336e-09, v, 2.4950010584008668e-08);  /* q4_5 */
-    double t13 = v * v;  /* v^2 */
-    double t14 = FALCON_X86_FMA(t8, t13, t5);  /* q2_0 */
-    double t15 = FALCON_X86_FMA(1.1550564336709781e-10, t13, t11);  /* q2_1 */
-    double t16 = t13 * t13;  /* v^4 */
-    double t17 = FALCON_X86_FMA(t15, t16, t14);  /* q4_0 */
-    double t18 = c * t16;  /* c*v^4 */
-    double t19 = t13 * v;  /* v^3 */
-    double t20 = t18 * t19;  /* c*v^7 */
-    double t21 = FALCON_X86_FMA(t20, t17, e);  /* t */
-    uint64_t tb;
-    memcpy(&tb, &t21, sizeof tb);
-    uint64_t et = E + (tb - FALCON_X86_ROUND_BITS);              /* E + T, units of 2^-4, signed */
-    d += (falcon_x86_fxp_u128)(__extension__ (__int128)(int64_t)et) << 61;
-    return C + 2 - (((uint64_t)(d >> 64) + 5) >> 1);
-}
-
-/* x as a binary64 value from z: RN(z >> 1) 2^-63 (the signed conversion,
- * no branch); the tail reads it, and the proof counts its error. */
-FALCON_X86_INLINE double falcon_x86_to_double(uint64_t z)
-{
-    return (double)(int64_t)(z >> 1) * 1.0842021724855044e-19;  /* 2^-63, exact */
-}
-
-/* falcon_x86_eval(z) ~= f(z / 2^64) 2^63: C = 2^63 (ccs = 1). */
-FALCON_X86_INLINE uint64_t falcon_x86_eval(uint64_t z)
-{
-    return falcon_x86_kernel(z, (uint64_t)1 << 63, falcon_x86_to_double(z), 9223372036854775808.0, 422212465065984.1);
-}
-
-/* falcon_x86_expm_p63(z, w) ~= (w / 2^64) f(z / 2^64) 2^63: C = floor(w / 2),
- * and the half unit of w it drops, rc = (w mod 2) / 2, carried into the
- * binary64 part as the Falcon adaptors carry ccs's remainder. */
-FALCON_X86_INLINE uint64_t falcon_x86_expm_p63(uint64_t z, uint64_t w)
-{
-    double x = falcon_x86_to_double(z), ccs = (double)(int64_t)(w >> 1);
-    double rx = 0.0, rc = (double)(w & 1) * 0.5;
-    double r8 = FALCON_X86_FMA(x, 0.5, -1.0);  /* x/2 - 1 */
-    double r9 = FALCON_X86_FMA(r8, x, 1.0);  /* t3 */
-    double r10 = falcon_x86_rounded(rc * r9);  /* rc*t3 */
-    double r11 = 422212465065984.1 - r10;  /* M - rc*t3 */
-    double r12 = FALCON_X86_FMA(ccs, rx, r11);  /* e */
-    return falcon_x86_kernel(z, w >> 1, x, ccs, r12);
-}
-
-#if defined(__x86_64__)
-#include <immintrin.h>
-#else
-#include <math.h>
-#endif
-
-/*
- * Falcon-facing adaptors: drop-in replacements for fpr_expm_p63(x, ccs),
- * which Falcon calls with 0 <= x < ln 2 and ccs in about [0.61, 1).
- *
- *   falcon_x86_fpr_expm_p63_domain(x, ccs) and _domain_bits(x_bits, ccs_bits):
- *       Falcon's own contract, 0 <= x < ln 2 and 0 <= ccs < 1;
- *   falcon_x86_fpr_expm_p63_native(x, ccs) and _fpr_expm_p63(x_bits, ccs_bits):
- *       every input defined, with the rules below;
- *
- * all ~= ccs * exp(-x) * 2^63, and all the same result on the domain.
- * Proven bound: FALCON_X86_FPR_EXPM_P63_ERR_BOUND units of 2^-63 for
- * |result - ccs exp(-x) 2^63|, x and ccs the doubles passed, conversions
- * included: x and ccs are converted as the reference does,
- * z = 2 trunc(x 2^63) and C = trunc(ccs 2^63), and what the truncations
- * drop (rx = x 2^63 - trunc(x 2^63), rc = ccs 2^63 - trunc(ccs 2^63)) is
- * carried into the binary64 part: e = RN(ccs rx + RN(M - rc t3(x))), with
- * t3(x) = 1 - x + x^2/2.
- * Below 2^-900 x is read as 0 and below 2^-64 ccs
- * (the ideal result is then below 1/2), by a mask on their bits, so that no
- * subnormal value reaches a floating-point operation (proven for every
- * operation of the kernel: gen/proof/head.py); the tail reads max(x, 2^-11).
- *
- * Outside the domain (all defined, no undefined behaviour):
- *   - x < 0 (including -0 and -inf) is treated as x = 0;
- *   - x above the largest double below ln 2 (range reduction in double can
- *     give r slightly above ln 2), and +inf, are clamped to that double;
- *   - x NaN is treated as 0; ccs NaN or ccs <= 0 gives 0;
- *   - ccs >= 1 (including +inf) is treated as exactly 1: the result is then
- *     U_0 moved to scale 2^63, ~= exp(-x) * 2^63 (the reference returns 0
- *     for ccs == 1.0, because 2^63 overflows its signed truncation).
- */
-
-/* Proven bound of every adaptor below: |result - ccs exp(-x) 2^63| in
- * units of 2^-63, x and ccs the doubles passed, in the domain, the
- * conversions included (gen/proof/ and docs/error-model.md of fxp-kernels). */
-#define FALCON_X86_FPR_EXPM_P63_ERR_BOUND 0.876136
-
-/* The bits of the largest double below ln 2, 0.69314718055994528623. */
-#define FALCON_X86_LN2_DOWN_BITS UINT64_C(0x3FE62E42FEFA39EF)
-/* 2 * trunc(LN2_DOWN * 2^63): the z every clamped x maps to. */
-#define FALCON_X86_Z_CLAMP UINT64_C(0xb17217f7d1cf7800)
-/* The bits of the largest double below 1. */
-#define FALCON_X86_ONE_DOWN_BITS UINT64_C(0x3FEFFFFFFFFFFFFF)
-
-/* The bits of 2^-900 and 2^-64: below them x and ccs are read as 0. */
-#define FALCON_X86_X_FLUSH_BITS INT64_C(0x07B0000000000000)
-#define FALCON_X86_C_FLUSH_BITS INT64_C(0x3BF0000000000000)
-
-/* v if its bits are at least min_bits as signed integers, else +0: so
- * negative values (sign bit set) and values below min become +0.  On x86-64
- * one integer compare and one AND on the vector register (no
- * floating-point operation sees v). */
-FALCON_X86_INLINE double falcon_x86_flush(double v, int64_t min_bits)
-{
-#if defined(__x86_64__)
-    __m128i b = _mm_castpd_si128(_mm_set1_pd(v));
-    __m128i keep = _mm_cmpgt_epi64(b, _mm_set1_epi64x(min_bits - 1));
-    return _mm_cvtsd_f64(_mm_castsi128_pd(_mm_and_si128(b, keep)));
-#else
-    int64_t b;
-    memcpy(&b, &v, sizeof b);
-    b &= -(int64_t)(b >= min_bits);
-    memcpy(&v, &b, sizeof v);
-    return v;
-#endif
-}
-
-/* a > b ? a : b, and b when either is NaN (MAXSD); min likewise (MINSD).
- * On x86-64 they are written as the instructions themselves: GCC 12 turns
- * the conditional expression into a compare-and-jump when one side is a
- * constant it can specialise on, which would be a branch on the secret. */
-FALCON_X86_INLINE double falcon_x86_max(double a, double b)
-{
-#if defined(__x86_64__) && defined(__GNUC__)
-    double r;
-    __asm__("vmaxsd %2, %1, %0" : "=x"(r) : "x"(a), "x"(b));
-    return r;
-#else
-    return a > b ? a : b;
-#endif
-}
-
-FALCON_X86_INLINE double falcon_x86_min(double a, double b)
-{
-#if defined(__x86_64__) && defined(__GNUC__)
-    double r;
-    __asm__("vminsd %2, %1, %0" : "=x"(r) : "x"(a), "x"(b));
-    return r;
-#else
-    return a < b ? a : b;
-#endif
-}
-
-/* trunc(v) for 0 <= v <= 2^63 as an integer (the truncating conversion;
- * 2^63 itself gives 2^63 on x86-64, where CVTTSD2SI returns 2^63 for every
- * out-of-range input). */
-FALCON_X86_INLINE uint64_t falcon_x86_to_word(double v)
-{
-#if defined(__x86_64__)
-    return (uint64_t)_mm_cvttsd_si64(_mm_set_sd(v));
-#else
-    return (uint64_t)v;
-#endif
-}
-
-/* trunc(v) in binary64 (ROUNDSD on x86-64).  The empty asm hides v's
- * range from GCC 12, which otherwise calls the library's trunc for a value
- * it knows lies in [0, 2^63] (a call, and not constant-time). */
-FALCON_X86_INLINE double falcon_x86_trunc(double v)
-{
-#if defined(__x86_64__) && defined(__GNUC__)
-    __asm__("" : "+x"(v));
-#endif
-    return __builtin_trunc(v);
-}
-
-/* The shared body: x and ccs flushed, in [0, ln 2) and [0, 1]. */
-FALCON_X86_INLINE uint64_t falcon_x86_adapt(double x, double ccs)
-{
-    double xs = x * 9223372036854775808.0, cs = ccs * 9223372036854775808.0;   /* exact */
-    uint64_t X = falcon_x86_to_word(xs), C = falcon_x86_to_word(cs);
-    double v = falcon_x86_max(x, 0.00048828125);
-    double rx = xs - falcon_x86_trunc(xs), rc = cs - falcon_x86_trunc(cs);     /* exact */
-    double r8 = FALCON_X86_FMA(x, 0.5, -1.0);  /* x/2 - 1 */
-    double r9 = FALCON_X86_FMA(r8, x, 1.0);  /* t3 */
-    double r10 = falcon_x86_rounded(rc * r9);  /* rc*t3 */
-    double r11 = 422212465065984.1 - r10;  /* M - rc*t3 */
-    double r12 = FALCON_X86_FMA(ccs, rx, r11);  /* e */
-    return falcon_x86_kernel(X + X, C, v, cs, r12);
-}
-
-/* Falcon's own contract: 0 <= x < ln 2 and 0 <= ccs < 1 (what its sampler
- * passes); outside it the result is unspecified, the call still defined. */
+/* Falcon's own contract: 0 <= x < ln 2, 0 <= ccs <= 1 (a defined result
+ * outside it).  Two paths meet once: the binary64 part g (the powers 7..13
+ * with ccs folded in, and the remainder of ccs's conversion) and the
+ * integer part (1 - x and x^2 k(x) with ccs folded in, in 128 bits); the
+ * result is the high word of S = C 2^64 - A + G 2^60 + B2 K2 / 8. */
 FALCON_X86_INLINE uint64_t falcon_x86_fpr_expm_p63_domain(double x, double ccs)
 {
-    return falcon_x86_adapt(falcon_x86_flush(x, FALCON_X86_X_FLUSH_BITS), falcon_x86_flush(ccs, FALCON_X86_C_FLUSH_BITS));
+    double v, cs, p01, p23, p45, v2, rc, E, g;
+    uint64_t b, u, m, zz, zzl, h5, h3, bl, bh, C, gb;
+    memcpy(&b, &x, sizeof b);
+    __asm__(
+        "vpmaxsd 0(%[T]), %[x], %[v]\n\t"   /* v = x, or x's high half raised to 2^-23's: v >= 2^-23 with no binary64 operation on x (an integer max of each 32-bit half) */
+        "vpaddq 104(%[T]), %[cc], %[cs]\n\t"   /* cs = ccs 2^63 (exponent add; a tiny normal for ccs = 0) */
+        "vmovsd 32(%[T]), %[p01]\n\t"
+        "vfmadd213sd 24(%[T]), %[v], %[p01]\n\t"   /* p01 = q0 + q1 v */
+        "vmovsd 48(%[T]), %[p23]\n\t"
+        "vfmadd213sd 40(%[T]), %[v], %[p23]\n\t"   /* p23 = q2 + q3 v */
+        "vmovsd 64(%[T]), %[p45]\n\t"
+        "vfmadd213sd 56(%[T]), %[v], %[p45]\n\t"   /* p45 = q4 + q5 v */
+        "vmulsd %[v], %[v], %[v2]\n\t"   /* v^2 */
+        "vpmaxsd 8(%[T]), %[cc], %[cc]\n\t"   /* c = ccs, or ccs's high half raised to 2^-63's (cs was made before) */
+        "vmulsd %[v], %[cc], %[cc]\n\t"   /* c v */
+        "vcvttsd2si %[cs], %[C]\n\t"   /* C = trunc(ccs 2^63) (2^63 as the integer indefinite for ccs = 1) */
+        "vroundsd $11, %[cs], %[cs], %[rc]\n\t"   /* trunc(cs) */
+        "vsubsd %[rc], %[cs], %[rc]\n\t"   /* rc = cs - C, exact */
+        "vmovsd 88(%[T]), %[E]\n\t"
+        "vfmadd213sd 80(%[T]), %[v], %[E]\n\t"   /* E = e0 + e1 v ~= 16 e^-v */
+        "vmovsd 96(%[T]), %[g]\n\t"
+        "vfmadd231sd %[rc], %[E], %[g]\n\t"   /* corr = K + rc E */
+        "vmulsd %[v2], %[v2], %[E]\n\t"   /* v^4 */
+        "vfmadd231sd %[v2], %[p23], %[p01]\n\t"   /* r0 = p01 + p23 v^2 */
+        "vfmadd231sd 72(%[T]), %[v2], %[p45]\n\t"   /* r1 = p45 + q6 v^2 */
+        "vmulsd %[v2], %[cc], %[cc]\n\t"   /* c v^3 */
+        "vfmadd213sd %[p01], %[E], %[p45]\n\t"   /* Q = r0 + r1 v^4 */
+        "vmulsd %[E], %[cc], %[cc]\n\t"   /* c v^7 */
+        "vfmadd231sd %[p45], %[cc], %[g]\n\t"   /* g = corr + c v^7 Q: one rounding, to a whole u/16 */
+        "vmovq %[g], %[gb]\n\t"   /* g's bits: K's bits + G */
+        "rorx $52, %[b], %[u]\n\t"   /* x's exponent e in the low bits */
+        "mov $62, %%ecx\n\t"
+        "sub %[u], %%rcx\n\t"   /* s = 1022 - e mod 64: the shift of x's significand */
+        "mov %[b], %[m]\n\t"
+        "shl $11, %[m]\n\t"
+        "or 168(%[T]), %[m]\n\t"   /* m = x's significand at 2^63 (x = m 2^-(64 + 1022 - e)) */
+        "shrx %%rcx, %[m], %[u]\n\t"   /* t = m >> s = floor(x 2^64) for x >= 2^-64 */
+        "mov %[u], %%rdx\n\t"
+        "mulx %[u], %[zzl], %[zz]\n\t"   /* zz:zzl = t^2 */
+        "mulx 152(%[T]), %[h5], %[h5]\n\t"   /* hi(t, W5) */
+        "mulx 136(%[T]), %[h3], %[h3]\n\t"   /* hi(t, W3) */
+        "neg %[h5]\n\t"
+        "add 144(%[T]), %[h5]\n\t"   /* W4 - hi(t, W5) */
+        "neg %[h3]\n\t"
+        "add 128(%[T]), %[h3]\n\t"   /* W2 - hi(t, W3) */
+        "mov %[zz], %%rdx\n\t"
+        "mulx 160(%[T]), %[u], %[u]\n\t"   /* hi(zz, W6) */
+        "add %[u], %[h5]\n\t"   /* K4 = W4 - hi(t, W5) + hi(zz, W6) */
+        "mulx %[h5], %[u], %[u]\n\t"   /* hi(zz, K4) */
+        "add %[u], %[h3]\n\t"   /* K2 = W2 - hi(t, W3) + hi(zz, K4) */
+        "mov %[C], %%rdx\n\t"
+        "mulx %[zz], %[bl], %[bh]\n\t"   /* C zz */
+        "mulx %[zzl], %[zzl], %[zzl]\n\t"   /* hi(C, zzl) */
+        "add %[zzl], %[bl]\n\t"
+        "adc $0, %[bh]\n\t"   /* bh:bl = floor(C t^2 / 2^64) */
+        "shr $62, %[bl]\n\t"
+        "lea (%[bl],%[bh],4), %[bh]\n\t"   /* B2 = floor(C t^2 / 2^126): C x^2 in units of u/4 (LEA: SHLD is slow on AMD) */
+        "mulx %[m], %[m], %[u]\n\t"   /* u:m = C m */
+        "shrd %%cl, %[u], %[m]\n\t"
+        "shrx %%rcx, %[u], %[u]\n\t"   /* u:m = A = floor(C x 2^64), exact */
+        "cmp 176(%[T]), %[b]\n\t"   /* x < 2^-64: the shift is 64 or more */
+        "cmovb %[u], %[m]\n\t"   /* A = (C m >> 64) >> (shift - 64) */
+        "cmovb 248(%[T]), %[u]\n\t"
+        "cmovb 248(%[T]), %[bh]\n\t"   /* B2 = 0 */
+        "cmp 184(%[T]), %[b]\n\t"   /* x < 2^-128 */
+        "cmovb 248(%[T]), %[m]\n\t"   /* A = 0 */
+        "neg %[m]\n\t"
+        "sbb %[u], %[C]\n\t"   /* C 2^64 - A */
+        "sub 192(%[T]), %[C]\n\t"   /* - K's bits 2^60: what G's bits add beyond G */
+        "mov %[gb], %[u]\n\t"
+        "shl $60, %[u]\n\t"
+        "shr $4, %[gb]\n\t"
+        "add %[u], %[m]\n\t"
+        "adc %[gb], %[C]\n\t"   /* + G 2^60 */
+        "mov %[bh], %%rdx\n\t"
+        "mulx %[h3], %[u], %[bh]\n\t"   /* bh:u = B2 K2 (C x^2 k(x) in units of u 2^-67) */
+        "mov %[bh], %[zz]\n\t"
+        "shl $61, %[zz]\n\t"
+        "shr $3, %[u]\n\t"
+        "or %[zz], %[u]\n\t"
+        "shr $3, %[bh]\n\t"   /* (bh:u) / 8 in shifts and an OR: cheaper than SHRD on AMD */
+        "add %[u], %[m]\n\t"
+        "adc %[bh], %[C]\n\t"   /* + B2 K2 / 8: the result is the high word */
+        FALCON_X86_OPERANDS);
+    return C;
 }
 
 /* The same on the inputs' IEEE-754 bit patterns. */
@@ -514,18 +255,118 @@ FALCON_X86_INLINE uint64_t falcon_x86_fpr_expm_p63_domain_bits(uint64_t x_bits, 
     return falcon_x86_fpr_expm_p63_domain(x, ccs);
 }
 
-/* Every input defined: after the flush (negative values, -0 and tiny
- * values become +0), MAXSD and MINSD return their second operand for a
- * NaN: so NaN becomes 0, x is clamped to LN2_DOWN and ccs to 1. */
+/* Every input defined (see the interface above): x's bit pattern, as an
+ * unsigned integer, becomes 0 above +inf's (the sign bit set, or a NaN) and
+ * LN2_DOWN's above that; ccs is read as 0 when negative or a NaN and as 1
+ * above 1.  On the doubles that is VPMAXSD (an integer maximum of each
+ * 32-bit half, so no binary64 instruction reads a possibly subnormal input)
+ * then VMAXSD and VMINSD (a NaN gives the constant operand); on x's bit
+ * pattern, conditional moves after one unsigned compare per rule (b - lo
+ * wraps for b < lo, so "below lo or above +inf's" is one range).  The
+ * result is _domain's on the clamped inputs. */
 FALCON_X86_INLINE uint64_t falcon_x86_fpr_expm_p63_native(double x, double ccs)
 {
-    double xf = falcon_x86_flush(x, FALCON_X86_X_FLUSH_BITS), cf = falcon_x86_flush(ccs, FALCON_X86_C_FLUSH_BITS);
-    xf = falcon_x86_min(falcon_x86_max(xf, 0.0), 0.6931471805599453);
-    cf = falcon_x86_min(falcon_x86_max(cf, 0.0), 1.0);
-    return falcon_x86_adapt(xf, cf);
+    double v, cs, p01, p23, p45, v2, rc, E, g;
+    uint64_t b, u, m, zz, zzl, h5, h3, bl, bh, C, gb;
+    memcpy(&b, &x, sizeof b);
+    __asm__(
+        "vpmaxsd 0(%[T]), %[x], %[v]\n\t"   /* v = x, or x's high half raised to 2^-23's: v >= 2^-23 with no binary64 operation on x (an integer max of each 32-bit half) */
+        "vmaxsd 240(%[T]), %[v], %[v]\n\t"   /* a NaN (the lift kept it) -> 2^-23, as x = 0 */
+        "vminsd 112(%[T]), %[v], %[v]\n\t"   /* v = min(v, LN2_DOWN): x > LN2_DOWN (+inf too) reads as LN2_DOWN */
+        "vpmaxsd 16(%[T]), %[cc], %[cc]\n\t"   /* ccs's high half at least 2^-1022's: zeros, subnormals and patterns with the sign bit become normals below 2^-1021 */
+        "vmaxsd 248(%[T]), %[cc], %[cc]\n\t"   /* a NaN -> +0 */
+        "vminsd 120(%[T]), %[cc], %[cc]\n\t"   /* ccs = min(ccs, 1) */
+        "vpaddq 104(%[T]), %[cc], %[cs]\n\t"   /* cs = ccs 2^63 (exponent add; a tiny normal for ccs = 0) */
+        "vmovsd 32(%[T]), %[p01]\n\t"
+        "vfmadd213sd 24(%[T]), %[v], %[p01]\n\t"   /* p01 = q0 + q1 v */
+        "vmovsd 48(%[T]), %[p23]\n\t"
+        "vfmadd213sd 40(%[T]), %[v], %[p23]\n\t"   /* p23 = q2 + q3 v */
+        "vmovsd 64(%[T]), %[p45]\n\t"
+        "vfmadd213sd 56(%[T]), %[v], %[p45]\n\t"   /* p45 = q4 + q5 v */
+        "vmulsd %[v], %[v], %[v2]\n\t"   /* v^2 */
+        "vpmaxsd 8(%[T]), %[cc], %[cc]\n\t"   /* c = ccs, or ccs's high half raised to 2^-63's (cs was made before) */
+        "vmulsd %[v], %[cc], %[cc]\n\t"   /* c v */
+        "vcvttsd2si %[cs], %[C]\n\t"   /* C = trunc(ccs 2^63) (2^63 as the integer indefinite for ccs = 1) */
+        "vroundsd $11, %[cs], %[cs], %[rc]\n\t"   /* trunc(cs) */
+        "vsubsd %[rc], %[cs], %[rc]\n\t"   /* rc = cs - C, exact */
+        "vmovsd 88(%[T]), %[E]\n\t"
+        "vfmadd213sd 80(%[T]), %[v], %[E]\n\t"   /* E = e0 + e1 v ~= 16 e^-v */
+        "vmovsd 96(%[T]), %[g]\n\t"
+        "vfmadd231sd %[rc], %[E], %[g]\n\t"   /* corr = K + rc E */
+        "vmulsd %[v2], %[v2], %[E]\n\t"   /* v^4 */
+        "vfmadd231sd %[v2], %[p23], %[p01]\n\t"   /* r0 = p01 + p23 v^2 */
+        "vfmadd231sd 72(%[T]), %[v2], %[p45]\n\t"   /* r1 = p45 + q6 v^2 */
+        "vmulsd %[v2], %[cc], %[cc]\n\t"   /* c v^3 */
+        "vfmadd213sd %[p01], %[E], %[p45]\n\t"   /* Q = r0 + r1 v^4 */
+        "vmulsd %[E], %[cc], %[cc]\n\t"   /* c v^7 */
+        "vfmadd231sd %[p45], %[cc], %[g]\n\t"   /* g = corr + c v^7 Q: one rounding, to a whole u/16 */
+        "vmovq %[g], %[gb]\n\t"   /* g's bits: K's bits + G */
+        "rorx $52, %[b], %[u]\n\t"   /* x's exponent e in the low bits */
+        "mov $62, %%ecx\n\t"
+        "sub %[u], %%rcx\n\t"   /* s = 1022 - e mod 64: the shift of x's significand */
+        "mov %[b], %[m]\n\t"
+        "shl $11, %[m]\n\t"
+        "or 168(%[T]), %[m]\n\t"   /* m = x's significand at 2^63 (x = m 2^-(64 + 1022 - e)) */
+        "mov %[b], %[bl]\n\t"
+        "sub 200(%[T]), %[bl]\n\t"
+        "cmp 208(%[T]), %[bl]\n\t"   /* x's pattern in (LN2_DOWN's, +inf's]: x > LN2_DOWN (one unsigned compare of b - LN2_DOWN's - 1; CMOVB and CMOVAE read the carry alone, where CMOVA and CMOVG, which read two flags, cost more on AMD Zen) */
+        "cmovb 232(%[T]), %[m]\n\t"   /* then LN2_DOWN's significand */
+        "cmovb 248(%[T]), %%rcx\n\t"   /* and its shift, 0 */
+        "shrx %%rcx, %[m], %[u]\n\t"   /* t = m >> s = floor(x 2^64) for x >= 2^-64 */
+        "mov %[u], %%rdx\n\t"
+        "mulx %[u], %[zzl], %[zz]\n\t"   /* zz:zzl = t^2 */
+        "mulx 152(%[T]), %[h5], %[h5]\n\t"   /* hi(t, W5) */
+        "mulx 136(%[T]), %[h3], %[h3]\n\t"   /* hi(t, W3) */
+        "neg %[h5]\n\t"
+        "add 144(%[T]), %[h5]\n\t"   /* W4 - hi(t, W5) */
+        "neg %[h3]\n\t"
+        "add 128(%[T]), %[h3]\n\t"   /* W2 - hi(t, W3) */
+        "mov %[zz], %%rdx\n\t"
+        "mulx 160(%[T]), %[u], %[u]\n\t"   /* hi(zz, W6) */
+        "add %[u], %[h5]\n\t"   /* K4 = W4 - hi(t, W5) + hi(zz, W6) */
+        "mulx %[h5], %[u], %[u]\n\t"   /* hi(zz, K4) */
+        "add %[u], %[h3]\n\t"   /* K2 = W2 - hi(t, W3) + hi(zz, K4) */
+        "mov %[C], %%rdx\n\t"
+        "mulx %[zz], %[bl], %[bh]\n\t"   /* C zz */
+        "mulx %[zzl], %[zzl], %[zzl]\n\t"   /* hi(C, zzl) */
+        "add %[zzl], %[bl]\n\t"
+        "adc $0, %[bh]\n\t"   /* bh:bl = floor(C t^2 / 2^64) */
+        "shr $62, %[bl]\n\t"
+        "lea (%[bl],%[bh],4), %[bh]\n\t"   /* B2 = floor(C t^2 / 2^126): C x^2 in units of u/4 (LEA: SHLD is slow on AMD) */
+        "mulx %[m], %[m], %[u]\n\t"   /* u:m = C m */
+        "shrd %%cl, %[u], %[m]\n\t"
+        "shrx %%rcx, %[u], %[u]\n\t"   /* u:m = A = floor(C x 2^64), exact */
+        "mov %[b], %[bl]\n\t"
+        "sub 176(%[T]), %[bl]\n\t"
+        "cmp 216(%[T]), %[bl]\n\t"   /* x < 2^-64, or a pattern above +inf's (the sign bit set, or a NaN): b - 2^-64's wraps past +inf's - 2^-64's */
+        "cmovae %[u], %[m]\n\t"   /* A = (C m >> 64) >> (shift - 64) */
+        "cmovae 248(%[T]), %[u]\n\t"
+        "cmovae 248(%[T]), %[bh]\n\t"   /* B2 = 0 */
+        "mov %[b], %[bl]\n\t"
+        "sub 184(%[T]), %[bl]\n\t"
+        "cmp 224(%[T]), %[bl]\n\t"   /* x < 2^-128, or above +inf's */
+        "cmovae 248(%[T]), %[m]\n\t"   /* A = 0 */
+        "neg %[m]\n\t"
+        "sbb %[u], %[C]\n\t"   /* C 2^64 - A */
+        "sub 192(%[T]), %[C]\n\t"   /* - K's bits 2^60: what G's bits add beyond G */
+        "mov %[gb], %[u]\n\t"
+        "shl $60, %[u]\n\t"
+        "shr $4, %[gb]\n\t"
+        "add %[u], %[m]\n\t"
+        "adc %[gb], %[C]\n\t"   /* + G 2^60 */
+        "mov %[bh], %%rdx\n\t"
+        "mulx %[h3], %[u], %[bh]\n\t"   /* bh:u = B2 K2 (C x^2 k(x) in units of u 2^-67) */
+        "mov %[bh], %[zz]\n\t"
+        "shl $61, %[zz]\n\t"
+        "shr $3, %[u]\n\t"
+        "or %[zz], %[u]\n\t"
+        "shr $3, %[bh]\n\t"   /* (bh:u) / 8 in shifts and an OR: cheaper than SHRD on AMD */
+        "add %[u], %[m]\n\t"
+        "adc %[bh], %[C]\n\t"   /* + B2 K2 / 8: the result is the high word */
+        FALCON_X86_OPERANDS);
+    return C;
 }
 
-/* The emulated-float entry: the same on bit patterns. */
 FALCON_X86_INLINE uint64_t falcon_x86_fpr_expm_p63(uint64_t x_bits, uint64_t ccs_bits)
 {
     double x, ccs;

@@ -1,0 +1,175 @@
+"""The exact model of a form = "twin" kernel: what templates/twin.h.j2's
+instructions compute, in Python integers (modulo 2^64) and binary64 floats
+(Python floats round to nearest even like SSE2; an FMA is its exact rational
+value rounded once; VMAXSD and VMINSD return their second source operand
+when either is a NaN).  The generator's self-check (gen/twin/__init__.py)
+runs it against mpmath, and tests/test_twin.py compares it bit for bit with
+the rendered C under gcc and clang.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from ..exact import double_bits, double_from_bits
+from ..falcon import LN2_DOWN
+from ..floattail import run
+from .design import C_MIN, K_BASE, V_MIN, Design
+
+M64 = (1 << 64) - 1
+EXP63 = 63 << 52                      # added to ccs's bits: ccs 2^63 for ccs in [2^-1022, 1]
+TOP = 1 << 63
+LIM64_BITS = double_bits(2.0 ** -64)  # x below 2^-64: t would need a shift of 64 or more
+LIM128_BITS = double_bits(2.0 ** -128)  # x below 2^-128: A = floor(C x 2^64) is 0
+LN2_DOWN_BITS = double_bits(float(LN2_DOWN))
+K_BITS = double_bits(float(K_BASE))   # 0x4338000000000000: g's bits are K_BITS + G
+INF_BITS = 0x7FF0000000000000         # patterns above it: the sign bit set, or a NaN
+
+
+@dataclass
+class Trace:
+    """The integer words of one evaluation, by name, for the self-check."""
+
+    words: dict[str, int] = field(default_factory=dict)
+
+
+def lift_operand(smallest: Fraction) -> int:
+    """VPMAXSD's operand that lifts a double below ``smallest`` (a power of
+    two) to it: the high half of smallest's pattern, then the least int32, so
+    that the low half of the lifted pattern stays what it was."""
+    return (double_bits(float(smallest)) & ~0xFFFFFFFF) | 0x80000000
+
+
+SUBN = lift_operand(Fraction(2) ** -1022)    # the full adaptor's ccs: subnormals, zeros, negatives -> tiny normals
+V_LIFT = lift_operand(V_MIN)                 # v = x lifted to [2^-23, 2^-23 (1 + 2^-20)) when below 2^-23
+C_LIFT = lift_operand(C_MIN)                 # c = ccs lifted likewise to about 2^-63
+
+
+def vpmaxsd(a: float, operand: int) -> float:
+    """VPMAXSD on the low 64 bits of a and operand: the signed maximum of
+    each 32-bit half.  With a lift_operand it raises the high half (sign and
+    exponent) of a small, zero, negative or subnormal a and keeps its low
+    half, and leaves every pattern from the operand's up (+inf, NaNs without
+    the sign bit included) as it is."""
+    bits = double_bits(a)
+
+    def signed(v: int) -> int:
+        return v - (1 << 32) if v >> 31 else v
+    halves = [max(signed((bits >> k) & 0xFFFFFFFF), signed((operand >> k) & 0xFFFFFFFF)) & 0xFFFFFFFF
+              for k in (32, 0)]
+    return double_from_bits((halves[0] << 32) | halves[1])
+
+
+def vmax(a: float, b: float) -> float:
+    """VMAXSD a, b (Intel operand order): b when either is a NaN or both are zeros."""
+    return a if a > b else b
+
+
+def vmin(a: float, b: float) -> float:
+    """VMINSD a, b (Intel operand order): b when either is a NaN or both are zeros."""
+    return a if a < b else b
+
+
+def cvtt(v: float) -> int:
+    """VCVTTSD2SI as an unsigned word: trunc(v) for |v| < 2^63, else the
+    integer indefinite 0x8000000000000000 (also for NaN)."""
+    if v != v or not -2.0 ** 63 < v < 2.0 ** 63:
+        return TOP
+    return math.trunc(v) & M64
+
+
+def hi(a: int, b: int) -> int:
+    return (a * b) >> 64
+
+
+def linear(C: int, m: int, s: int) -> int:
+    """A = floor(C x 2^64) = (C m) >> s for x = m 2^-(64 + s): exact."""
+    return (C * m) >> s
+
+
+def binary64(d: Design, x: float, ccs: float) -> tuple[int, int]:
+    """(C, bits of g) from the already clamped doubles: the binary64 part."""
+    v = vpmaxsd(x, V_LIFT)
+    cs = double_from_bits((double_bits(ccs) + EXP63) & M64)
+    C = cvtt(cs)
+    rc = cs - float(math.trunc(cs)) if math.isfinite(cs) else 0.0
+    c = vpmaxsd(ccs, C_LIFT)
+    g = run(d.ops, d.coefficients(), v, c, (rc,))
+    return C, double_bits(g)
+
+
+def integer(d: Design, b: int, C: int, gb: int, big: bool, tiny: bool, zero: bool,
+            trace: Trace | None = None) -> int:
+    """The integer path on x's bit pattern b: t, the Estrin chain, B_2, A, the
+    128-bit sum.  ``big``: x's significand and shift replaced by those of
+    LN2_DOWN (the full adaptor's x >= ln 2 rule); ``tiny``: x < 2^-64, where
+    the shift 1022 - e is 64 or more: A = (C m >> 64) >> (shift - 64), B_2 = 0;
+    ``zero``: x < 2^-128, A = 0 (in the full adaptor both also for patterns
+    with the sign bit set)."""
+    W2, W3, W4, W5, W6 = d.words
+    e = (b >> 52) & 0xFFF
+    s = (62 - e) % 64
+    m = ((b << 11) | TOP) & M64
+    if big:
+        m, s = ((LN2_DOWN_BITS << 11) | TOP) & M64, 0
+    t = m >> s
+    t2 = t * t
+    zz, zzl = t2 >> 64, t2 & M64
+    k4 = (W4 - hi(t, W5) + hi(zz, W6)) & M64
+    k2 = (W2 - hi(t, W3) + hi(zz, k4)) & M64
+    b2 = (((C * zz + hi(C, zzl)) & ((1 << 128) - 1)) >> 62) & M64
+    a = linear(C, m, s)
+    if tiny:
+        a, b2 = (C * m) >> 64 >> s, 0
+    if zero:
+        a = 0
+    lo = (-a) & M64
+    top = (C - (a >> 64) - (1 if a & M64 else 0) - (K_BITS >> 4)) & M64
+    s128 = (top << 64) | lo
+    s128 += (gb >> 4) << 64 | ((gb << 60) & M64)
+    tw = b2 * k2
+    s128 = (s128 + (tw >> 3)) & ((1 << 128) - 1)
+    r = s128 >> 64
+    if trace is not None:
+        # Below 2^-64 the chain reads a meaningless t, which B2 = 0 cancels: its words are not the proof's.
+        trace.words.update({"B2": b2, "A_hi": a >> 64, "C": C, "G": gb - K_BITS, "R": r})
+        if not tiny:
+            trace.words.update({"t": t, "zz": zz, "K4": k4, "K2": k2, "T": tw})
+    return r
+
+
+def domain(d: Design, x: float, ccs: float, trace: Trace | None = None) -> int:
+    """_domain(x, ccs) for x in [+0, ln 2), ccs in [+0, 1] (or -0, subnormal)."""
+    C, gb = binary64(d, x, ccs)
+    b = double_bits(x)
+    return integer(d, b, C, gb, False, b < LIM64_BITS, b < LIM128_BITS, trace)
+
+
+def full(d: Design, x_bits: int, ccs_bits: int) -> int:
+    """_fpr_expm_p63(x_bits, ccs_bits): the full adaptor's own instructions
+    (the lifts, VMAXSD and VMINSD on the doubles, the big/tiny selects on
+    x's bits), which must equal _domain on the clamped inputs (clamp_bits)."""
+    x, ccs = double_from_bits(x_bits), double_from_bits(ccs_bits)
+    cc = vmin(vmax(vpmaxsd(ccs, SUBN), 0.0), 1.0)
+    v = vmin(vmax(vpmaxsd(x, V_LIFT), float(V_MIN)), float(LN2_DOWN))
+    cs = double_from_bits((double_bits(cc) + EXP63) & M64)
+    C = cvtt(cs)
+    rc = cs - float(math.trunc(cs))
+    c = vpmaxsd(cc, C_LIFT)
+    g = run(d.ops, d.coefficients(), v, c, (rc,))
+    # One unsigned compare each: b - lo wraps for b < lo, so "above +inf's"
+    # and "below lo" are one range of b - lo.
+    big = LN2_DOWN_BITS < x_bits <= INF_BITS
+    tiny = x_bits < LIM64_BITS or x_bits > INF_BITS
+    zero = x_bits < LIM128_BITS or x_bits > INF_BITS
+    return integer(d, x_bits, C, double_bits(g), big, tiny, zero)
+
+
+def clamp_bits(b: int, top: int) -> int:
+    """The full adaptor's edge rule on a bit pattern as an unsigned integer:
+    above +inf's pattern (negative numbers, -0, NaNs of either sign) becomes
+    +0, then anything above ``top`` becomes top."""
+    b = 0 if b > INF_BITS else b
+    return min(b, top)
