@@ -94,6 +94,37 @@ class GappaTest(unittest.TestCase):
         self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
         self.assertIn("FAIL eft_dropped_rounding small part", proc.stdout)
 
+    def test_binary64_forms_dispatched_and_a_zeroed_error_caught(self) -> None:
+        """certify/gappa_run.py sends each binary64 form to its prover (head,
+        fold, twin: one Gappa run per claim; `make certify` proves every
+        claim, here two mid-range ones per kernel).  Control: the same
+        claims with their error interval set to [0, 0], which the roundings
+        of the mid-range pieces exceed, are refused."""
+        cases = (("falcon_x86_single", "head"), ("falcon_x86_fast", "fold"), ("falcon_x86", "twin"))
+        for name, form in cases:
+            with self.subTest(form=form):
+                data = _sidecar(name)
+                self.assertEqual(data["form"], form)
+                claims = data[form]["binary64"]["claims"]
+                tables = list(claims.values()) if isinstance(claims, dict) else [claims]
+                for table in tables:
+                    middle = len(table) // 2
+                    table[:] = table[middle:middle + 2]
+                data["name"] = f"{name}_sample"
+                proc = _certify(self._write(data), build=self.dir / f"b_{form}")
+                self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+                self.assertIn(f"{name}_sample: {2 * len(tables)} claims of the binary64 part proven", proc.stdout)
+                summary = json.loads((self.dir / f"b_{form}" / f"{name}_sample.result.json").read_text())
+                self.assertEqual(summary["form"], form)
+                error_at = {"head": 2, "fold": 2, "twin": 6}[form]
+                for table in tables:
+                    for row in table:
+                        row[error_at:error_at + 2] = ["0/1", "0/1"]
+                data["name"] = f"{name}_zeroed"
+                proc = _certify(self._write(data), build=self.dir / f"c_{form}")
+                self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
+                self.assertIn(f"FAIL {name}_zeroed", proc.stdout)
+
     def test_tightened_bound_fails(self) -> None:
         """Broken control: eval_error_core of one segment shrunk by half."""
         data = _sidecar("paper_m3")
@@ -166,7 +197,8 @@ class SollyaTest(unittest.TestCase):
         """Form head has one polynomial in x and no node graph: Sollya checks
         the sidecar's polynomial; a coefficient nudged by 2^-40 (relative) of
         its x^3 term is caught, and a polynomial of the wrong length refused."""
-        data = self._one_polynomial_with_a_nudge_caught("falcon_x86", power=3, relative=Fraction(1, 1 << 40))
+        data = self._one_polynomial_with_a_nudge_caught("falcon_x86_single", power=3,
+                                                        relative=Fraction(1, 1 << 40))
         short = copy.deepcopy(data)
         short["polynomial"] = short["polynomial"][:-1]
         with self.assertRaisesRegex(sollya_check.CheckError, "polynomial coefficients for degree"):
@@ -177,6 +209,11 @@ class SollyaTest(unittest.TestCase):
         encloses its sup |p - f| on [0, LN2_DOWN]; its x^2 term nudged by
         2^-30 (relative) is caught."""
         self._one_polynomial_with_a_nudge_caught("falcon_x86_fast", power=2, relative=Fraction(1, 1 << 30))
+
+    def test_twin_form(self) -> None:
+        """Form twin (falcon_x86) has one polynomial in x as well; its x^3
+        term nudged by 2^-40 (relative) is caught."""
+        self._one_polynomial_with_a_nudge_caught("falcon_x86", power=3, relative=Fraction(1, 1 << 40))
 
     def _one_polynomial_with_a_nudge_caught(self, name: str, power: int, relative: Fraction) -> dict:
         """Checks the kernel's one polynomial, then that Sollya refuses it
