@@ -22,7 +22,7 @@ from ..eft import EftKernel
 from ..eft.design import INDEX_OPS, LN2_DOWN, ROWS, Op, constants, main_ops
 from ..eft.model import C_FLUSH_BITS, MAGIC_BITS, X_FLUSH_BITS
 from . import banner
-from .sidecar import exact_text, identity
+from .sidecar import bound_text, exact_text, identity
 from .batch import ISAS, Isa
 
 METHOD = ("proven: exact lemmas for the large part in [2^64, 2^65), exact rational interval propagation of "
@@ -74,9 +74,6 @@ def _isa_context(k: EftKernel, isa: Isa) -> dict[str, Any]:
             "main_lines": lines(main_ops(k.cfg.degree - 3), consts, syntax)}
 
 
-def _bound_text(k: EftKernel) -> str:
-    return cemit.round_up(k.fpr_bound_2p63)
-
 
 def context(k: EftKernel, out_dir: str) -> dict[str, Any]:
     cfg, d = k.cfg, k.design
@@ -88,7 +85,7 @@ def context(k: EftKernel, out_dir: str) -> dict[str, Any]:
         "generator_sha256": fingerprint.generator_sha256(), "config_path": banner.project_path(cfg.path),
         "config_sha256": cfg.sha256, "command": banner.command(cfg.path, out_dir),
         "function": cfg.function, "name": name, "NAME": name.upper(), "interface": "eft_interface.j2",
-        "degree": cfg.degree, "bound": _bound_text(k), "table_bytes": k.table_bytes,
+        "degree": cfg.degree, "bound": bound_text(k), "table_bytes": k.table_bytes,
         "terms": [{"bound": cemit.round_up(t.bound), "name": t.name} for t in k.proof.terms],
         "eh": [_literal(v) for v in d.eh63], "el": [_literal(v) for v in d.el63],
         "pairs": [(_literal(d.eh63[j]), _literal(d.el63[j])) for j in range(ROWS)],
@@ -105,7 +102,7 @@ def context(k: EftKernel, out_dir: str) -> dict[str, Any]:
 
 def banner_lines(k: EftKernel, out_dir: str) -> list[str]:
     """The vendored banner (at most banner.MAX_LINES lines)."""
-    return banner.adaptor_lines(k.cfg, out_dir, _bound_text(k), "exact lemmas and rational interval propagation, gen/eft/proof.py")
+    return banner.adaptor_lines(k.cfg, out_dir, bound_text(k), "exact lemmas and rational interval propagation, gen/eft/proof.py")
 
 
 def detail_lines(k: EftKernel, out_dir: str) -> list[str]:
@@ -121,7 +118,7 @@ def detail_lines(k: EftKernel, out_dir: str) -> list[str]:
             f"  |small part| <= {float(k.proof.small_max):.6g} (< 2^51)",
             "  bound, units of 2^-63:"]
     out += [f"    {cemit.round_up(t.bound)}  {t.name}" for t in k.proof.terms]
-    out += [f"    {_bound_text(k)}  total", "  lemmas:"] + [f"    {text}" for text in k.proof.lemmas]
+    out += [f"    {bound_text(k)}  total", "  lemmas:"] + [f"    {text}" for text in k.proof.lemmas]
     return out
 
 

@@ -13,7 +13,7 @@ from ..fold import FoldKernel
 from ..fold.design import C_MIN, LN2_DOWN, V_MIN, middle_steps
 from ..fold.proof import C_RANGE
 from . import banner
-from .sidecar import exact_text, identity, whole_domain_segment
+from .sidecar import bound_text, exact_text, identity, whole_domain_segment
 
 METHOD = ("proven: exact rational interval arithmetic on pieces of x for every floor of the fixed-point chain, "
           "interval propagation of every binary64 rounding of the tail (an FMA rounds once), CVTSD2SI's "
@@ -21,9 +21,6 @@ METHOD = ("proven: exact rational interval arithmetic on pieces of x for every f
           "of the double inputs (gen/fold/proof.py, docs/error-model.md)")
 
 
-
-def _bound_text(k: FoldKernel) -> str:
-    return cemit.round_up(k.fpr_bound_2p63)
 
 
 def context(k: FoldKernel, out_dir: str) -> dict[str, Any]:
@@ -34,7 +31,7 @@ def context(k: FoldKernel, out_dir: str) -> dict[str, Any]:
         "generator_sha256": fingerprint.generator_sha256(), "config_path": banner.project_path(cfg.path),
         "config_sha256": cfg.sha256, "command": banner.command(cfg.path, out_dir),
         "function": cfg.function, "name": name, "NAME": name.upper(), "interface": "fold_interface.j2",
-        "degree": cfg.degree, "first_tail": d.first_tail, "bound": _bound_text(k),
+        "degree": cfg.degree, "first_tail": d.first_tail, "bound": bound_text(k),
         "terms": [{"bound": cemit.round_up(b), "name": t} for t, b in k.proof.terms()],
         "words": [(j, f"0x{w:016X}") for j, w in zip(range(2, d.first_tail), d.words)],
         "middle_steps": [(st.kind, st.j) for st in middle_steps(d.first_tail)],
@@ -47,7 +44,7 @@ def context(k: FoldKernel, out_dir: str) -> dict[str, Any]:
 
 def banner_lines(k: FoldKernel, out_dir: str) -> list[str]:
     """The vendored banner (at most banner.MAX_LINES lines)."""
-    return banner.adaptor_lines(k.cfg, out_dir, _bound_text(k), "rational interval arithmetic and a Taylor model, gen/fold/proof.py")
+    return banner.adaptor_lines(k.cfg, out_dir, bound_text(k), "rational interval arithmetic and a Taylor model, gen/fold/proof.py")
 
 
 def detail_lines(k: FoldKernel, out_dir: str) -> list[str]:
@@ -64,7 +61,7 @@ def detail_lines(k: FoldKernel, out_dir: str) -> list[str]:
             f"  proven p - f of the quantized polynomial: [{float(proof.approx.lo):.4e}, {float(proof.approx.hi):.4e}]",
             "  bound, units of 2^-63:"]
     out += [f"    {cemit.round_up(b)}  {t}" for t, b in proof.terms()]
-    out += [f"    {_bound_text(k)}  total"]
+    out += [f"    {bound_text(k)}  total"]
     return out
 
 

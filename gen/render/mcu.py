@@ -22,7 +22,7 @@ from ..mcu.fit import BIAS_SEED, FIT_NODES
 from ..mcu.model import K_CCS, K_X, LN2_DOWN_BITS
 from ..mcu.proof import APPROX_PIECES, S63
 from . import banner
-from .sidecar import exact_text, identity
+from .sidecar import bound_text, exact_text, identity
 
 METHOD = ("proven: mpmath interval arithmetic for the approximation of every row's coefficients as the kernel "
           "reads them, the loss of every truncated limb product at its limbs' maxima with the Horner steps' "
@@ -106,9 +106,6 @@ def _used_x(k: McuKernel) -> tuple[list[int], list[int]]:
     return sorted(t), sorted(m)
 
 
-def _bound_text(k: McuKernel) -> str:
-    return cemit.round_up(k.fpr_bound_2p63)
-
 
 def context(k: McuKernel, out_dir: str) -> dict[str, Any]:
     cfg = k.cfg
@@ -123,7 +120,7 @@ def context(k: McuKernel, out_dir: str) -> dict[str, Any]:
         "generator_sha256": fingerprint.generator_sha256(), "config_path": banner.project_path(cfg.path),
         "config_sha256": cfg.sha256, "command": banner.command(cfg.path, out_dir),
         "function": cfg.function, "name": name, "NAME": N, "interface": "mcu_interface.j2",
-        "degree": cfg.degree, "bound": _bound_text(k), "table_bytes": k.table_bytes,
+        "degree": cfg.degree, "bound": bound_text(k), "table_bytes": k.table_bytes,
         "rows": ROWS, "row_words": ROW_WORDS, "segment_bits": SEGMENT_BITS,
         "rows_c": [{"index": j, "words": [f"0x{w:08x}u" for w in row.words],
                    "approx": cemit.round_up(max(-k.proof.rows[j].approx[0], k.proof.rows[j].approx[1]) * S63)}
@@ -140,7 +137,7 @@ def context(k: McuKernel, out_dir: str) -> dict[str, Any]:
 
 def banner_lines(k: McuKernel, out_dir: str) -> list[str]:
     """The vendored banner (at most banner.MAX_LINES lines)."""
-    return banner.adaptor_lines(k.cfg, out_dir, _bound_text(k),
+    return banner.adaptor_lines(k.cfg, out_dir, bound_text(k),
                                 "interval arithmetic and exact limb-loss bounds, gen/mcu/proof.py")
 
 
@@ -161,7 +158,7 @@ def detail_lines(k: McuKernel, out_dir: str) -> list[str]:
             "(ccs >= 2^-63; below 2 for smaller ccs)",
             "  largest term over the rows, units of 2^-63:"]
     out += [f"    {cemit.round_up(v)}  {n}" for n, v in proof.terms()]
-    out += [f"    {_bound_text(k)}  total (assembled per row)"]
+    out += [f"    {bound_text(k)}  total (assembled per row)"]
     return out
 
 

@@ -39,6 +39,12 @@ def exact_text(q: Fraction) -> str:
     return f"{q.numerator}/{q.denominator}"
 
 
+def bound_text(k: Any) -> str:
+    """A binary64 form's proven bound at the Falcon interface (units of
+    2^-63), rounded up, as its banners and context print it."""
+    return round_up(k.fpr_bound_2p63)
+
+
 def whole_domain_segment(approx_bound: Fraction) -> list[dict[str, Any]]:
     """"segment_list" of a one-piece kernel over z in [0, LN2_DOWN 2^64] (z
     in units of 2^-64; exact, since the double LN2_DOWN has 53 significant

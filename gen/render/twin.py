@@ -15,18 +15,16 @@ from ..twin.model import C_LIFT, EXP63, INF_BITS, K_BITS, LIM128_BITS, LIM64_BIT
     V_LIFT
 from ..twin.program import TABLE, lines
 from . import banner
-from .sidecar import exact_text, identity, whole_domain_segment
+from .sidecar import bound_text, exact_text, identity, whole_domain_segment
 
 METHOD = ("proven: exact rational interval arithmetic on pieces of x for every floor of the integer chain, "
           "interval propagation of every binary64 rounding (an FMA rounds once; the last one to a whole u/16), "
-          "the binary64 part read at x and ccs lifted to at least 2^-23 and 2^-63, Taylor-model bounds of the approximation "
-          "and of E, the conversion of ccs carried as its remainder and that of x exact "
+          "the binary64 part read at x and ccs lifted to at least 2^-23 and 2^-63, "
+          "Taylor-model bounds of the approximation and of E, "
+          "the conversion of ccs carried as its remainder and that of x exact "
           "(gen/twin/proof.py, docs/error-model.md)")
 
 
-
-def _bound_text(k: TwinKernel) -> str:
-    return cemit.round_up(k.fpr_bound_2p63)
 
 
 def _table(k: TwinKernel) -> list[tuple[int, str, str, str]]:
@@ -58,7 +56,7 @@ def context(k: TwinKernel, out_dir: str) -> dict[str, Any]:
         "generator_sha256": fingerprint.generator_sha256(), "config_path": banner.project_path(cfg.path),
         "config_sha256": cfg.sha256, "command": banner.command(cfg.path, out_dir),
         "function": cfg.function, "name": name, "NAME": name.upper(), "interface": "twin_interface.j2",
-        "degree": cfg.degree, "first_tail": cfg.float_tail, "bound": _bound_text(k), "bias": d.bias,
+        "degree": cfg.degree, "first_tail": cfg.float_tail, "bound": bound_text(k), "bias": d.bias,
         "eps_lo": f"{float(lo):.6f}", "eps_hi": f"{float(hi):.6f}",
         "terms": [{"bound": cemit.round_up(b), "name": t} for t, b in proof.terms()],
         "consts": _table(k), "domain_lines": lines(False), "full_lines": lines(True),
@@ -67,7 +65,8 @@ def context(k: TwinKernel, out_dir: str) -> dict[str, Any]:
 
 def banner_lines(k: TwinKernel, out_dir: str) -> list[str]:
     """The vendored banner (at most banner.MAX_LINES lines)."""
-    return banner.adaptor_lines(k.cfg, out_dir, _bound_text(k), "rational interval arithmetic and a Taylor model, gen/twin/proof.py")
+    return banner.adaptor_lines(k.cfg, out_dir, bound_text(k),
+                                "rational interval arithmetic and a Taylor model, gen/twin/proof.py")
 
 
 def detail_lines(k: TwinKernel, out_dir: str) -> list[str]:
@@ -86,7 +85,7 @@ def detail_lines(k: TwinKernel, out_dir: str) -> list[str]:
             f"  proven p - f of the quantized polynomial: [{float(proof.approx.lo):.4e}, {float(proof.approx.hi):.4e}]",
             "  bound, units of 2^-63:"]
     out += [f"    {cemit.round_up(b)}  {t}" for t, b in proof.terms()]
-    out += [f"    {_bound_text(k)}  total (max(eps_hi, 1 - eps_lo))"]
+    out += [f"    {bound_text(k)}  total (max(eps_hi, 1 - eps_lo))"]
     return out
 
 

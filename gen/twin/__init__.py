@@ -17,7 +17,7 @@ from typing import Callable
 from ..config import KernelConfig
 from ..errors import GenError
 from ..exact import double_bits, double_from_bits
-from ..falcon import LN2_DOWN
+from ..falcon import LN2_DOWN, LN2_DOWN_BITS
 from ..fold import check_runs
 from ..proof.assemble import check_adaptor_budget
 from .design import Design, make_design
@@ -27,7 +27,6 @@ from .proof import TwinProof, best_bias, check_sum_range, prove
 SELF_CHECK_RANDOM = 3000
 SELF_CHECK_SEED = 20261206
 ONE_BITS = double_bits(1.0)
-LN2_DOWN_BITS = double_bits(float(LN2_DOWN))
 
 
 @dataclass(frozen=True)

@@ -102,9 +102,9 @@ class Design:
         return tuple(Fraction(q) / Fraction(2) ** (63 + TAIL_SCALE) for q in self.tail)
 
 
-# Indices of the program's inputs and coefficients (gen.floattail.Op).
+# Indices of the program's inputs and coefficients (gen.floattail.Op):
+# coefficients 0..6 are q0..q6, then e0, e1 and K.
 V, C, RC = 0, 1, 2
-Q_COEF = tuple(range(7))
 E0, E1, KC = 7, 8, 9
 
 

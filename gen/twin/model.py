@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from ..exact import double_bits, double_from_bits
-from ..falcon import LN2_DOWN
+from ..falcon import LN2_DOWN, LN2_DOWN_BITS
 from ..floattail import run
 from .design import C_MIN, K_BASE, V_MIN, Design
 
@@ -23,7 +23,6 @@ EXP63 = 63 << 52                      # added to ccs's bits: ccs 2^63 for ccs in
 TOP = 1 << 63
 LIM64_BITS = double_bits(2.0 ** -64)  # x below 2^-64: t would need a shift of 64 or more
 LIM128_BITS = double_bits(2.0 ** -128)  # x below 2^-128: A = floor(C x 2^64) is 0
-LN2_DOWN_BITS = double_bits(float(LN2_DOWN))
 K_BITS = double_bits(float(K_BASE))   # 0x4338000000000000: g's bits are K_BITS + G
 INF_BITS = 0x7FF0000000000000         # patterns above it: the sign bit set, or a NaN
 

@@ -16,20 +16,7 @@ first.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ..errors import GenError
-
-
-@dataclass(frozen=True)
-class Slot:
-    """One constant of the table: its byte offset, its name and its 64-bit
-    pattern (binary64 values by their bits)."""
-
-    offset: int
-    name: str
-    bits: int
-    text: str          # the value, for the comment
 
 
 # Table layout: name -> index (offset = 8 index).
