@@ -10,8 +10,7 @@ from .. import cemit, fingerprint
 from ..exact import double_bits
 from ..falcon import LN2_DOWN
 from ..twin import TwinKernel
-from ..twin.design import V_MIN
-from ..twin.model import C_LIFT, EXP63, INF_BITS, K_BITS, LIM128_BITS, LIM64_BITS, LN2_DOWN_BITS, M64, SUBN, TOP, \
+from ..twin.model import C_LIFT, EXP63, INF_BITS, K_BITS, LIM128_BITS, LIM64_BITS, LN2_DOWN_BITS, SUBN, TOP, \
     V_LIFT
 from ..twin.program import TABLE, lines
 from . import banner
@@ -31,14 +30,10 @@ def _table(k: TwinKernel) -> list[tuple[int, str, str, str]]:
     """(offset, name, bits in hex, value) per constant, in TABLE's order."""
     d = k.design
     doubles: dict[str, float] = {f"q{i}": q for i, q in enumerate(d.tail)}
-    doubles |= {"e0": d.e[0], "e1": d.e[1], "K": d.k, "vmin": float(V_MIN),
-                "ln2_down": float(LN2_DOWN), "one": 1.0}
+    doubles |= {"e0": d.e[0], "e1": d.e[1], "K": d.k, "ln2_down": float(LN2_DOWN), "one": 1.0}
     words: dict[str, int] = {f"W{j}": w for j, w in zip(range(2, 7), d.words)}
     words |= {"exp63": EXP63, "top": TOP, "lim64": LIM64_BITS, "lim128": LIM128_BITS, "kb16": K_BITS >> 4,
-              "ln2_next": LN2_DOWN_BITS + 1, "big_range": INF_BITS - LN2_DOWN_BITS,
-              "tiny_range": INF_BITS - LIM64_BITS + 1, "zero_range": INF_BITS - LIM128_BITS + 1,
-              "m_ln2": ((LN2_DOWN_BITS << 11) | TOP) & M64,
-              "zero": 0, "subn": SUBN, "vlift": V_LIFT, "clift": C_LIFT}
+              "ln2_next": LN2_DOWN_BITS + 1, "inf_next": INF_BITS + 1, "zero": 0, "subn": SUBN, "vlift": V_LIFT, "clift": C_LIFT}
     out = []
     for i, name in enumerate(TABLE):
         if name in doubles:
@@ -59,7 +54,7 @@ def context(k: TwinKernel, out_dir: str) -> dict[str, Any]:
         "degree": cfg.degree, "first_tail": cfg.float_tail, "bound": bound_text(k), "bias": d.bias,
         "eps_lo": f"{float(lo):.6f}", "eps_hi": f"{float(hi):.6f}",
         "terms": [{"bound": cemit.round_up(b), "name": t} for t, b in proof.terms()],
-        "consts": _table(k), "domain_lines": lines(False), "full_lines": lines(True),
+        "consts": _table(k), "core_lines": lines("core"), "clamp_lines": lines("clamp"),
     }
 
 

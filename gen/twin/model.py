@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from ..exact import double_bits, double_from_bits
-from ..falcon import LN2_DOWN, LN2_DOWN_BITS
+from ..falcon import LN2_DOWN_BITS
 from ..floattail import run
 from .design import C_MIN, K_BASE, V_MIN, Design
 
@@ -99,20 +99,15 @@ def binary64(d: Design, x: float, ccs: float) -> tuple[int, int]:
     return C, double_bits(g)
 
 
-def integer(d: Design, b: int, C: int, gb: int, big: bool, tiny: bool, zero: bool,
-            trace: Trace | None = None) -> int:
+def integer(d: Design, b: int, C: int, gb: int, trace: Trace | None = None) -> int:
     """The integer path on x's bit pattern b: t, the Estrin chain, B_2, A, the
-    128-bit sum.  ``big``: x's significand and shift replaced by those of
-    LN2_DOWN (the full adaptor's x >= ln 2 rule); ``tiny``: x < 2^-64, where
-    the shift 1022 - e is 64 or more: A = (C m >> 64) >> (shift - 64), B_2 = 0;
-    ``zero``: x < 2^-128, A = 0 (in the full adaptor both also for patterns
-    with the sign bit set)."""
+    128-bit sum.  Below 2^-64 (b < LIM64_BITS) the shift 1022 - e is 64 or
+    more: A = (C m >> 64) >> (shift - 64) and B_2 = 0; below 2^-128, A = 0."""
     W2, W3, W4, W5, W6 = d.words
+    tiny, zero = b < LIM64_BITS, b < LIM128_BITS
     e = (b >> 52) & 0xFFF
     s = (62 - e) % 64
     m = ((b << 11) | TOP) & M64
-    if big:
-        m, s = ((LN2_DOWN_BITS << 11) | TOP) & M64, 0
     t = m >> s
     t2 = t * t
     zz, zzl = t2 >> 64, t2 & M64
@@ -142,28 +137,35 @@ def integer(d: Design, b: int, C: int, gb: int, big: bool, tiny: bool, zero: boo
 def domain(d: Design, x: float, ccs: float, trace: Trace | None = None) -> int:
     """_domain(x, ccs) for x in [+0, ln 2), ccs in [+0, 1] (or -0, subnormal)."""
     C, gb = binary64(d, x, ccs)
-    b = double_bits(x)
-    return integer(d, b, C, gb, False, b < LIM64_BITS, b < LIM128_BITS, trace)
+    return integer(d, double_bits(x), C, gb, trace)
 
 
 def full(d: Design, x_bits: int, ccs_bits: int) -> int:
     """_fpr_expm_p63(x_bits, ccs_bits): the full adaptor's own instructions
-    (the lifts, VMAXSD and VMINSD on the doubles, the big/tiny selects on
-    x's bits), which must equal _domain on the clamped inputs (clamp_bits)."""
-    x, ccs = double_from_bits(x_bits), double_from_bits(ccs_bits)
-    cc = vmin(vmax(vpmaxsd(ccs, SUBN), 0.0), 1.0)
-    v = vmin(vmax(vpmaxsd(x, V_LIFT), float(V_MIN)), float(LN2_DOWN))
-    cs = double_from_bits((double_bits(cc) + EXP63) & M64)
-    C = cvtt(cs)
-    rc = cs - float(math.trunc(cs))
-    c = vpmaxsd(cc, C_LIFT)
-    g = run(d.ops, d.coefficients(), v, c, (rc,))
-    # One unsigned compare each: b - lo wraps for b < lo, so "above +inf's"
-    # and "below lo" are one range of b - lo.
-    big = LN2_DOWN_BITS < x_bits <= INF_BITS
-    tiny = x_bits < LIM64_BITS or x_bits > INF_BITS
-    zero = x_bits < LIM128_BITS or x_bits > INF_BITS
-    return integer(d, x_bits, C, double_bits(g), big, tiny, zero)
+    (the two conditional moves on x's bits, the lift, VMAXSD and VMINSD on
+    ccs), then _domain's on what they leave.  x is clamped exactly as
+    clamp_bits says; ccs's clamp leaves a tiny normal, not +0, for +0,
+    subnormals and negative patterns, which the self-check and the tests
+    find equal to _domain on the clamped inputs."""
+    xb = LN2_DOWN_BITS if x_bits > LN2_DOWN_BITS else x_bits
+    xb = 0 if x_bits > INF_BITS else xb
+    cc = vmin(vmax(vpmaxsd(double_from_bits(ccs_bits), SUBN), 0.0), 1.0)
+    return domain(d, double_from_bits(xb), cc)
+
+
+def rounding_boundary_ccs(d: Design) -> list[int]:
+    """ccs patterns near 2^-63 (so that the remainder rc of ccs 2^63 has 52
+    bits) at which corr = RN(K + rc E), E = RN(e_0 + e_1 2^-23) (v = 2^-23,
+    x read as 0), lies 2^-48 or less above a half: a v a little off 2^-23
+    (about 2^-40 relative, as lifting a negative x's pattern instead of +0's
+    gives) moves E by 2^-40 and corr across the half.  An edge rule on x
+    must give _domain's result on exactly +0 there."""
+    e_v = Fraction(float(Fraction(d.e[1]) * V_MIN + Fraction(d.e[0])))
+    out = []
+    for n in range(math.floor(e_v)):
+        rc = Fraction(math.floor((n + Fraction(1, 2)) / e_v * 2 ** 52) + 1, 2 ** 52)
+        out.append(double_bits(float((1 + rc) / 2 ** 63)))
+    return out
 
 
 def clamp_bits(b: int, top: int) -> int:

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: CC0-1.0
- * falcon_x86.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 6986c022dc20fc66) from
+ * falcon_x86.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 2c9d8609ecb256b7) from
  * kernels/falcon_x86.toml (sha256 996a67ceffff6e649b6a1487e09abdb325da6f1c082d0bb68d50f726f2e8515d); regenerate in the project root with:
  *     python3 -m gen render kernels/falcon_x86.toml --out generated
  * Parameters other than the defaults: scale_bits = 63, degree = 13, float_tail = 7,
@@ -40,7 +40,7 @@
 /* Two different renders of this kernel in one translation unit (another
  * copy of the header earlier on the include path) stop the build here:
  * the include guard alone would silently keep the first. */
-#if defined(FALCON_X86_CONTENT_HASH) && FALCON_X86_CONTENT_HASH != 0x38008284a4169667u
+#if defined(FALCON_X86_CONTENT_HASH) && FALCON_X86_CONTENT_HASH != 0x4698300c341f804bu
 #error "falcon_x86.h: another render of this kernel was included before this one"
 #endif
 #ifndef FALCON_X86_H
@@ -49,7 +49,7 @@
 #include <stdint.h>
 
 /* Names the render that wrote this header (the sidecar in provenance/ carries the same). */
-#define FALCON_X86_CONTENT_HASH 0x38008284a4169667u
+#define FALCON_X86_CONTENT_HASH 0x4698300c341f804bu
 
 /**
  * falcon_x86_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns, _native(x, ccs)
@@ -102,7 +102,7 @@
  *   K = 1.5 2^52 + 9: g lies in [2^52, 2^53), whose unit is 1 (u/16),
  *        and the bias 9/16 centres the error;
  *   W_j = round(|a_j| 2^65), j = 2..6: the integer chain's Q0.65 words. */
-static const uint64_t falcon_x86_k[32] __attribute__((aligned(64))) = {
+static const uint64_t falcon_x86_k[28] __attribute__((aligned(64))) = {
     UINT64_C(0x3E80000080000000),   /* 0: vlift = 4503599629517979648 */
     UINT64_C(0x3C00000080000000),   /* 8: clift = 4323455644423159808 */
     UINT64_C(0x0010000080000000),   /* 16: subn = 4503601774854144 */
@@ -129,39 +129,26 @@ static const uint64_t falcon_x86_k[32] __attribute__((aligned(64))) = {
     UINT64_C(0x37F0000000000000),   /* 184: lim128 = 4030721666496593920 */
     UINT64_C(0x0433800000000000),   /* 192: kb16 = 302726337452310528 */
     UINT64_C(0x3FE62E42FEFA39F0),   /* 200: ln2_next = 4604418534313441776 */
-    UINT64_C(0x4009D1BD0105C611),   /* 208: big_range = 4614449902913963537 */
-    UINT64_C(0x4400000000000001),   /* 216: tiny_range = 4899916394579099649 */
-    UINT64_C(0x4800000000000001),   /* 224: zero_range = 5188146770730811393 */
-    UINT64_C(0xB17217F7D1CF7800),   /* 232: m_ln2 = 12786308645202655232 */
-    UINT64_C(0x3E80000000000000),   /* 240: vmin = 0x1.0000000000000p-23 */
-    UINT64_C(0x0000000000000000),   /* 248: zero = 0 */
+    UINT64_C(0x7FF0000000000001),   /* 208: inf_next = 9218868437227405313 */
+    UINT64_C(0x0000000000000000),   /* 216: zero = 0 */
 };
 
-/* The asm block's operands: x and ccs (binary64, in vector registers), b
- * (x's bit pattern, in a general register: the compiler moves it, or loads
- * it where x is in memory), T (the table's address, and the table itself as a memory input, so the
- * compiler knows the block reads it); the other registers are scratch.
- * rcx holds the shift count (SHRD takes it in CL), rdx MULX's implicit
- * operand.  The 16-byte VPMAXSD and VPADDQ memory operands also read the
- * next constant of the table, into lanes nobody uses.  x86-64 only. */
-#define FALCON_X86_OPERANDS \
-    : [v] "=&x"(v), [cs] "=&x"(cs), [p01] "=&x"(p01), [p23] "=&x"(p23), [p45] "=&x"(p45), [v2] "=&x"(v2), \
-      [rc] "=&x"(rc), [E] "=&x"(E), [g] "=&x"(g), [cc] "+x"(ccs), [u] "=&r"(u), [m] "=&r"(m), \
-      [zz] "=&r"(zz), [zzl] "=&r"(zzl), [h5] "=&r"(h5), [h3] "=&r"(h3), [bl] "=&r"(bl), [bh] "=&r"(bh), \
-      [C] "=&r"(C), [gb] "=&r"(gb) \
-    : [x] "x"(x), [b] "r"(b), [T] "r"(falcon_x86_k), [Tm] "m"(*(const uint64_t (*)[32])falcon_x86_k) \
-    : "rcx", "rdx", "cc"
-
 /* Falcon's own contract: 0 <= x < ln 2, 0 <= ccs <= 1 (a defined result
- * outside it).  Two paths meet once: the binary64 part g (the powers 7..13
- * with ccs folded in, and the remainder of ccs's conversion) and the
- * integer part (1 - x and x^2 k(x) with ccs folded in, in 128 bits); the
- * result is the high word of S = C 2^64 - A + G 2^60 + B2 K2 / 8. */
-FALCON_X86_INLINE uint64_t falcon_x86_fpr_expm_p63_domain(double x, double ccs)
+ * outside it), on x, its bit pattern b and ccs.  Two paths meet once: the
+ * binary64 part g (the powers 7..13 with ccs folded in, and the remainder
+ * of ccs's conversion) and the integer part (1 - x and x^2 k(x) with ccs
+ * folded in, in 128 bits); the result is the high word of
+ * S = C 2^64 - A + G 2^60 + B2 K2 / 8.  Operands: x and ccs in vector
+ * registers, b in a general register (the compiler moves it, or loads it
+ * where x is in memory), T the table's address and the table itself as a
+ * memory input (so the compiler knows the block reads it); the others are
+ * scratch.  rcx holds the shift count (SHRD takes it in CL), rdx MULX's
+ * implicit operand.  The 16-byte VPMAXSD and VPADDQ memory operands also
+ * read the next constant of the table, into lanes nobody uses. */
+FALCON_X86_INLINE uint64_t falcon_x86_core(double x, uint64_t b, double ccs)
 {
     double v, cs, p01, p23, p45, v2, rc, E, g;
-    uint64_t b, u, m, zz, zzl, h5, h3, bl, bh, C, gb;
-    memcpy(&b, &x, sizeof b);
+    uint64_t u, m, zz, zzl, h5, h3, bl, bh, C, gb;
     __asm__(
         "vpmaxsd 0(%[T]), %[x], %[v]\n\t"   /* v = x, or x's high half raised to 2^-23's: v >= 2^-23 with no binary64 operation on x (an integer max of each 32-bit half) */
         "vpaddq 104(%[T]), %[cc], %[cs]\n\t"   /* cs = ccs 2^63 (exponent add; a tiny normal for ccs = 0) */
@@ -221,10 +208,10 @@ FALCON_X86_INLINE uint64_t falcon_x86_fpr_expm_p63_domain(double x, double ccs)
         "shrx %%rcx, %[u], %[u]\n\t"   /* u:m = A = floor(C x 2^64), exact */
         "cmp 176(%[T]), %[b]\n\t"   /* x < 2^-64: the shift is 64 or more */
         "cmovb %[u], %[m]\n\t"   /* A = (C m >> 64) >> (shift - 64) */
-        "cmovb 248(%[T]), %[u]\n\t"
-        "cmovb 248(%[T]), %[bh]\n\t"   /* B2 = 0 */
+        "cmovb 216(%[T]), %[u]\n\t"
+        "cmovb 216(%[T]), %[bh]\n\t"   /* B2 = 0 */
         "cmp 184(%[T]), %[b]\n\t"   /* x < 2^-128 */
-        "cmovb 248(%[T]), %[m]\n\t"   /* A = 0 */
+        "cmovb 216(%[T]), %[m]\n\t"   /* A = 0 */
         "neg %[m]\n\t"
         "sbb %[u], %[C]\n\t"   /* C 2^64 - A */
         "sub 192(%[T]), %[C]\n\t"   /* - K's bits 2^60: what G's bits add beyond G */
@@ -242,8 +229,20 @@ FALCON_X86_INLINE uint64_t falcon_x86_fpr_expm_p63_domain(double x, double ccs)
         "shr $3, %[bh]\n\t"   /* (bh:u) / 8 in shifts and an OR: cheaper than SHRD on AMD */
         "add %[u], %[m]\n\t"
         "adc %[bh], %[C]\n\t"   /* + B2 K2 / 8: the result is the high word */
-        FALCON_X86_OPERANDS);
+        : [v] "=&x"(v), [cs] "=&x"(cs), [p01] "=&x"(p01), [p23] "=&x"(p23), [p45] "=&x"(p45), [v2] "=&x"(v2),
+          [rc] "=&x"(rc), [E] "=&x"(E), [g] "=&x"(g), [cc] "+x"(ccs), [u] "=&r"(u), [m] "=&r"(m),
+          [zz] "=&r"(zz), [zzl] "=&r"(zzl), [h5] "=&r"(h5), [h3] "=&r"(h3), [bl] "=&r"(bl), [bh] "=&r"(bh),
+          [C] "=&r"(C), [gb] "=&r"(gb)
+        : [x] "x"(x), [b] "r"(b), [T] "r"(falcon_x86_k), [Tm] "m"(*(const uint64_t (*)[28])falcon_x86_k)
+        : "rcx", "rdx", "cc");
     return C;
+}
+
+FALCON_X86_INLINE uint64_t falcon_x86_fpr_expm_p63_domain(double x, double ccs)
+{
+    uint64_t b;
+    memcpy(&b, &x, sizeof b);
+    return falcon_x86_core(x, b, ccs);
 }
 
 /* The same on the inputs' IEEE-754 bit patterns. */
@@ -255,116 +254,33 @@ FALCON_X86_INLINE uint64_t falcon_x86_fpr_expm_p63_domain_bits(uint64_t x_bits, 
     return falcon_x86_fpr_expm_p63_domain(x, ccs);
 }
 
-/* Every input defined (see the interface above): x's bit pattern, as an
- * unsigned integer, becomes 0 above +inf's (the sign bit set, or a NaN) and
- * LN2_DOWN's above that; ccs is read as 0 when negative or a NaN and as 1
- * above 1.  On the doubles that is VPMAXSD (an integer maximum of each
- * 32-bit half, so no binary64 instruction reads a possibly subnormal input)
- * then VMAXSD and VMINSD (a NaN gives the constant operand); on x's bit
- * pattern, conditional moves after one unsigned compare per rule (b - lo
- * wraps for b < lo, so "below lo or above +inf's" is one range).  The
- * result is _domain's on the clamped inputs. */
+/* Every input defined (see the interface above): the edge rules clamp the
+ * inputs, then _domain's instructions run on what they leave.  x's bit
+ * pattern, as an unsigned integer, becomes LN2_DOWN's above it and then +0
+ * where it was above +inf's (the sign bit set, or a NaN), by two
+ * conditional moves, and the double x is made from the clamped pattern, so
+ * both paths read exactly the clamped x.  ccs is read as 0 when negative
+ * or a NaN and as 1 above 1: VPMAXSD (an integer maximum of each 32-bit
+ * half, so no binary64 instruction reads a possibly subnormal input) then
+ * VMAXSD and VMINSD (a NaN gives the constant operand). */
 FALCON_X86_INLINE uint64_t falcon_x86_fpr_expm_p63_native(double x, double ccs)
 {
-    double v, cs, p01, p23, p45, v2, rc, E, g;
-    uint64_t b, u, m, zz, zzl, h5, h3, bl, bh, C, gb;
+    uint64_t b, b0;
     memcpy(&b, &x, sizeof b);
     __asm__(
-        "vpmaxsd 0(%[T]), %[x], %[v]\n\t"   /* v = x, or x's high half raised to 2^-23's: v >= 2^-23 with no binary64 operation on x (an integer max of each 32-bit half) */
-        "vmaxsd 240(%[T]), %[v], %[v]\n\t"   /* a NaN (the lift kept it) -> 2^-23, as x = 0 */
-        "vminsd 112(%[T]), %[v], %[v]\n\t"   /* v = min(v, LN2_DOWN): x > LN2_DOWN (+inf too) reads as LN2_DOWN */
+        "mov %[b], %[b0]\n\t"
+        "cmp 200(%[T]), %[b]\n\t"
+        "cmovae 112(%[T]), %[b]\n\t"   /* x >= ln 2 (+inf too) -> LN2_DOWN; CMOVAE reads the carry alone (CMOVA and CMOVG, which read two flags, cost more on AMD Zen) */
+        "cmp 208(%[T]), %[b0]\n\t"
+        "cmovae 216(%[T]), %[b]\n\t"   /* the sign bit set, or a NaN -> +0 */
+        "vmovq %[b], %[x]\n\t"   /* x = the clamped double */
         "vpmaxsd 16(%[T]), %[cc], %[cc]\n\t"   /* ccs's high half at least 2^-1022's: zeros, subnormals and patterns with the sign bit become normals below 2^-1021 */
-        "vmaxsd 248(%[T]), %[cc], %[cc]\n\t"   /* a NaN -> +0 */
+        "vmaxsd 216(%[T]), %[cc], %[cc]\n\t"   /* a NaN -> +0 */
         "vminsd 120(%[T]), %[cc], %[cc]\n\t"   /* ccs = min(ccs, 1) */
-        "vpaddq 104(%[T]), %[cc], %[cs]\n\t"   /* cs = ccs 2^63 (exponent add; a tiny normal for ccs = 0) */
-        "vmovsd 32(%[T]), %[p01]\n\t"
-        "vfmadd213sd 24(%[T]), %[v], %[p01]\n\t"   /* p01 = q0 + q1 v */
-        "vmovsd 48(%[T]), %[p23]\n\t"
-        "vfmadd213sd 40(%[T]), %[v], %[p23]\n\t"   /* p23 = q2 + q3 v */
-        "vmovsd 64(%[T]), %[p45]\n\t"
-        "vfmadd213sd 56(%[T]), %[v], %[p45]\n\t"   /* p45 = q4 + q5 v */
-        "vmulsd %[v], %[v], %[v2]\n\t"   /* v^2 */
-        "vpmaxsd 8(%[T]), %[cc], %[cc]\n\t"   /* c = ccs, or ccs's high half raised to 2^-63's (cs was made before) */
-        "vmulsd %[v], %[cc], %[cc]\n\t"   /* c v */
-        "vcvttsd2si %[cs], %[C]\n\t"   /* C = trunc(ccs 2^63) (2^63 as the integer indefinite for ccs = 1) */
-        "vroundsd $11, %[cs], %[cs], %[rc]\n\t"   /* trunc(cs) */
-        "vsubsd %[rc], %[cs], %[rc]\n\t"   /* rc = cs - C, exact */
-        "vmovsd 88(%[T]), %[E]\n\t"
-        "vfmadd213sd 80(%[T]), %[v], %[E]\n\t"   /* E = e0 + e1 v ~= 16 e^-v */
-        "vmovsd 96(%[T]), %[g]\n\t"
-        "vfmadd231sd %[rc], %[E], %[g]\n\t"   /* corr = K + rc E */
-        "vmulsd %[v2], %[v2], %[E]\n\t"   /* v^4 */
-        "vfmadd231sd %[v2], %[p23], %[p01]\n\t"   /* r0 = p01 + p23 v^2 */
-        "vfmadd231sd 72(%[T]), %[v2], %[p45]\n\t"   /* r1 = p45 + q6 v^2 */
-        "vmulsd %[v2], %[cc], %[cc]\n\t"   /* c v^3 */
-        "vfmadd213sd %[p01], %[E], %[p45]\n\t"   /* Q = r0 + r1 v^4 */
-        "vmulsd %[E], %[cc], %[cc]\n\t"   /* c v^7 */
-        "vfmadd231sd %[p45], %[cc], %[g]\n\t"   /* g = corr + c v^7 Q: one rounding, to a whole u/16 */
-        "vmovq %[g], %[gb]\n\t"   /* g's bits: K's bits + G */
-        "rorx $52, %[b], %[u]\n\t"   /* x's exponent e in the low bits */
-        "mov $62, %%ecx\n\t"
-        "sub %[u], %%rcx\n\t"   /* s = 1022 - e mod 64: the shift of x's significand */
-        "mov %[b], %[m]\n\t"
-        "shl $11, %[m]\n\t"
-        "or 168(%[T]), %[m]\n\t"   /* m = x's significand at 2^63 (x = m 2^-(64 + 1022 - e)) */
-        "mov %[b], %[bl]\n\t"
-        "sub 200(%[T]), %[bl]\n\t"
-        "cmp 208(%[T]), %[bl]\n\t"   /* x's pattern in (LN2_DOWN's, +inf's]: x > LN2_DOWN (one unsigned compare of b - LN2_DOWN's - 1; CMOVB and CMOVAE read the carry alone, where CMOVA and CMOVG, which read two flags, cost more on AMD Zen) */
-        "cmovb 232(%[T]), %[m]\n\t"   /* then LN2_DOWN's significand */
-        "cmovb 248(%[T]), %%rcx\n\t"   /* and its shift, 0 */
-        "shrx %%rcx, %[m], %[u]\n\t"   /* t = m >> s = floor(x 2^64) for x >= 2^-64 */
-        "mov %[u], %%rdx\n\t"
-        "mulx %[u], %[zzl], %[zz]\n\t"   /* zz:zzl = t^2 */
-        "mulx 152(%[T]), %[h5], %[h5]\n\t"   /* hi(t, W5) */
-        "mulx 136(%[T]), %[h3], %[h3]\n\t"   /* hi(t, W3) */
-        "neg %[h5]\n\t"
-        "add 144(%[T]), %[h5]\n\t"   /* W4 - hi(t, W5) */
-        "neg %[h3]\n\t"
-        "add 128(%[T]), %[h3]\n\t"   /* W2 - hi(t, W3) */
-        "mov %[zz], %%rdx\n\t"
-        "mulx 160(%[T]), %[u], %[u]\n\t"   /* hi(zz, W6) */
-        "add %[u], %[h5]\n\t"   /* K4 = W4 - hi(t, W5) + hi(zz, W6) */
-        "mulx %[h5], %[u], %[u]\n\t"   /* hi(zz, K4) */
-        "add %[u], %[h3]\n\t"   /* K2 = W2 - hi(t, W3) + hi(zz, K4) */
-        "mov %[C], %%rdx\n\t"
-        "mulx %[zz], %[bl], %[bh]\n\t"   /* C zz */
-        "mulx %[zzl], %[zzl], %[zzl]\n\t"   /* hi(C, zzl) */
-        "add %[zzl], %[bl]\n\t"
-        "adc $0, %[bh]\n\t"   /* bh:bl = floor(C t^2 / 2^64) */
-        "shr $62, %[bl]\n\t"
-        "lea (%[bl],%[bh],4), %[bh]\n\t"   /* B2 = floor(C t^2 / 2^126): C x^2 in units of u/4 (LEA: SHLD is slow on AMD) */
-        "mulx %[m], %[m], %[u]\n\t"   /* u:m = C m */
-        "shrd %%cl, %[u], %[m]\n\t"
-        "shrx %%rcx, %[u], %[u]\n\t"   /* u:m = A = floor(C x 2^64), exact */
-        "mov %[b], %[bl]\n\t"
-        "sub 176(%[T]), %[bl]\n\t"
-        "cmp 216(%[T]), %[bl]\n\t"   /* x < 2^-64, or a pattern above +inf's (the sign bit set, or a NaN): b - 2^-64's wraps past +inf's - 2^-64's */
-        "cmovae %[u], %[m]\n\t"   /* A = (C m >> 64) >> (shift - 64) */
-        "cmovae 248(%[T]), %[u]\n\t"
-        "cmovae 248(%[T]), %[bh]\n\t"   /* B2 = 0 */
-        "mov %[b], %[bl]\n\t"
-        "sub 184(%[T]), %[bl]\n\t"
-        "cmp 224(%[T]), %[bl]\n\t"   /* x < 2^-128, or above +inf's */
-        "cmovae 248(%[T]), %[m]\n\t"   /* A = 0 */
-        "neg %[m]\n\t"
-        "sbb %[u], %[C]\n\t"   /* C 2^64 - A */
-        "sub 192(%[T]), %[C]\n\t"   /* - K's bits 2^60: what G's bits add beyond G */
-        "mov %[gb], %[u]\n\t"
-        "shl $60, %[u]\n\t"
-        "shr $4, %[gb]\n\t"
-        "add %[u], %[m]\n\t"
-        "adc %[gb], %[C]\n\t"   /* + G 2^60 */
-        "mov %[bh], %%rdx\n\t"
-        "mulx %[h3], %[u], %[bh]\n\t"   /* bh:u = B2 K2 (C x^2 k(x) in units of u 2^-67) */
-        "mov %[bh], %[zz]\n\t"
-        "shl $61, %[zz]\n\t"
-        "shr $3, %[u]\n\t"
-        "or %[zz], %[u]\n\t"
-        "shr $3, %[bh]\n\t"   /* (bh:u) / 8 in shifts and an OR: cheaper than SHRD on AMD */
-        "add %[u], %[m]\n\t"
-        "adc %[bh], %[C]\n\t"   /* + B2 K2 / 8: the result is the high word */
-        FALCON_X86_OPERANDS);
-    return C;
+        : [b] "+r"(b), [b0] "=&r"(b0), [x] "=&x"(x), [cc] "+x"(ccs)
+        : [T] "r"(falcon_x86_k), [Tm] "m"(*(const uint64_t (*)[28])falcon_x86_k)
+        : "cc");
+    return falcon_x86_core(x, b, ccs);
 }
 
 FALCON_X86_INLINE uint64_t falcon_x86_fpr_expm_p63(uint64_t x_bits, uint64_t ccs_bits)
