@@ -27,6 +27,17 @@ if TYPE_CHECKING:
 
 LN2_DOWN_BITS = 0x3FE62E42FEFA39EF   # the largest double below ln 2
 LN2_DOWN = Fraction(double_from_bits(LN2_DOWN_BITS))   # its exact value, 0x162E42FEFA39EF / 2^53
+ONE_BITS = 0x3FF0000000000000        # 1.0
+INF_BITS = 0x7FF0000000000000        # +inf; the patterns above it have the sign bit set, or are NaNs
+
+
+def clamp_bits(b: int, top: int) -> int:
+    """The full adaptors' edge rule on a bit pattern read as an unsigned
+    integer (docs/falcon.md, "Edge inputs"): above +inf's pattern (negative
+    numbers, -0, NaNs of either sign) becomes +0, then anything above
+    ``top`` (LN2_DOWN_BITS for x, ONE_BITS for ccs) becomes top."""
+    b = 0 if b > INF_BITS else b
+    return min(b, top)
 
 
 _EXP_MINUS_X = expr.parse("exp(-x)")

@@ -26,7 +26,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Optional
+from typing import Optional, Union
 
 from . import falcon, progress, segments
 from .config import KernelConfig
@@ -111,7 +111,11 @@ class Kernel:
         return "none" if self.seg.count == 1 else self.cfg.table_access
 
 
-def build(cfg: KernelConfig) -> "Kernel | HeadKernel | EftKernel | FoldKernel | TwinKernel | McuKernel":
+# A checked kernel of any form: what build returns and render takes.
+AnyKernel = Union[Kernel, HeadKernel, EftKernel, FoldKernel, TwinKernel, McuKernel]
+
+
+def build(cfg: KernelConfig) -> AnyKernel:
     """Run every stage for ``cfg`` and return the checked kernel (each stage
     is announced to :mod:`gen.progress`)."""
     if cfg.form == "eft":
@@ -143,7 +147,7 @@ def build(cfg: KernelConfig) -> "Kernel | HeadKernel | EftKernel | FoldKernel | 
     return kernel
 
 
-def _build_one(cfg: KernelConfig) -> "Kernel | HeadKernel | EftKernel | FoldKernel | TwinKernel | McuKernel | GenError":
+def _build_one(cfg: KernelConfig) -> AnyKernel | GenError:
     """build(cfg) in a worker of :func:`build_many`: segments run serially
     there (the workers already use the cores), errors come back as values."""
     os.environ["FXP_GEN_JOBS"] = "1"
@@ -153,7 +157,7 @@ def _build_one(cfg: KernelConfig) -> "Kernel | HeadKernel | EftKernel | FoldKern
         return exc
 
 
-def build_many(cfgs: list[KernelConfig]) -> list["Kernel | HeadKernel | EftKernel | FoldKernel | TwinKernel | McuKernel | GenError"]:
+def build_many(cfgs: list[KernelConfig]) -> list[AnyKernel | GenError]:
     """build() for several configs, one kernel per process (FXP_GEN_JOBS
     processes): the result of each config, or its error, in order."""
     return parallel_map(_build_one, [(cfg,) for cfg in cfgs])

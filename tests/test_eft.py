@@ -19,6 +19,7 @@ from gen import config, kernel
 from gen.eft import design as eft_design
 from gen.eft import model, proof
 from gen.errors import GenError
+from gen.falcon import LN2_DOWN
 from tests.helpers import GENERATED, KERNELS, ROOT, TempDirCase
 
 NAME = "falcon_x86_simd"
@@ -165,7 +166,7 @@ class Proof(unittest.TestCase):
         self.assertLessEqual(max(grain.values()), 1022)
         checked = 0
         for x, c in _inputs():
-            if not (0 <= x <= float(eft_design.LN2_DOWN) and 0 <= c <= 1):
+            if not (0 <= x <= float(LN2_DOWN) and 0 <= c <= 1):
                 continue
             trace = model.Trace()
             model.kernel(self.design, x, c, trace)

@@ -23,7 +23,8 @@ from gen import config, kernel, render
 from gen.cemit import round_up
 from gen.errors import GenError
 from gen.fold import model, proof
-from gen.fold.design import LN2_DOWN, make_design
+from gen.falcon import LN2_DOWN
+from gen.fold.design import make_design
 from tests.helpers import GENERATED, KERNELS, AdaptorModelCase, TempDirCase, adaptor_cases, gappa_failures, \
     mxcsr_flags, without_fma_rounding
 

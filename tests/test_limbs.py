@@ -16,7 +16,6 @@
 from __future__ import annotations
 
 import dataclasses
-import json
 import random
 import struct
 import subprocess
@@ -28,7 +27,7 @@ from pathlib import Path
 import mpmath
 
 import kfolder
-from gen import cemit, config, falcon, kernel, model
+from gen import cemit, config, falcon, model
 from gen.proof.truncation import loss_bound, right_shifts, skipped_max
 from gen.quantize import limbs
 from gen.errors import GenError

@@ -24,6 +24,7 @@ from gen import config, kernel, render
 from gen.cemit import round_up
 from gen.errors import GenError
 from gen.exact import double_bits
+from gen.falcon import LN2_DOWN_BITS, ONE_BITS
 from gen.mcu import design, model, proof
 from tests.helpers import GENERATED, KERNELS, ROOT, TempDirCase
 
@@ -35,7 +36,6 @@ SPECIAL_BITS = (0, 1 << 63, 1, 0x000FFFFFFFFFFFFF, 0x0010000000000000, 0x7FF0000
                 double_bits(2.0), 0x3FE62E42FEFA39EF, 0x3FE62E42FEFA39F0, double_bits(2.0 ** -11),
                 double_bits(2.0 ** -11) - 1, double_bits(2.0 ** -62), double_bits(2.0 ** -63),
                 double_bits(2.0 ** -63) - 1, double_bits(2.0 ** -64), double_bits(2.0 ** -80), double_bits(89 / 128))
-ONE_BITS = double_bits(1.0)
 
 
 def _cases() -> list[tuple[int, int]]:
@@ -50,7 +50,7 @@ def _cases() -> list[tuple[int, int]]:
     for i in range(RANDOM_INPUTS):
         x = rng.uniform(0, 0.6931471805599453) if i % 3 else 2.0 ** rng.uniform(-80, -1)
         c = rng.uniform(0.5, 1.0) if i % 4 else 2.0 ** rng.uniform(-70, 0)
-        out.append((min(double_bits(x), model.LN2_DOWN_BITS), double_bits(c)))
+        out.append((min(double_bits(x), LN2_DOWN_BITS), double_bits(c)))
         out.append((rng.getrandbits(64), rng.getrandbits(64)))
     return out
 
@@ -92,7 +92,7 @@ class RenderedEqualsModel(TempDirCase):
             want = model.fpr_expm_p63(rows, plan, x, c)
             if not full == native == want:
                 bad.append(f"full x={x:016x} ccs={c:016x}: C {full:x} / {native:x}, model {want:x}")
-            if x <= model.LN2_DOWN_BITS and c <= ONE_BITS:
+            if x <= LN2_DOWN_BITS and c <= ONE_BITS:
                 want = model.domain_bits(rows, plan, x, c)
                 if not dbits == domain == want:
                     bad.append(f"domain x={x:016x} ccs={c:016x}: C {dbits:x} / {domain:x}, model {want:x}")

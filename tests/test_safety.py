@@ -10,7 +10,6 @@ from __future__ import annotations
 import io
 import os
 import resource
-import shutil
 import stat
 import subprocess
 import sys
@@ -22,7 +21,7 @@ from unittest import mock
 import kfolder
 from gen import config, progress
 from gen.errors import GenError
-from tests.helpers import GENERATED, KERNELS, ROOT, TempDirCase, tree_hash
+from tests.helpers import KERNELS, ROOT, TempDirCase, tree_hash
 from toolkit.files import FolderError, replace_folder
 
 FACCT = (KERNELS / "facct.toml").read_text()   # builds in about a second

@@ -24,8 +24,8 @@ from certify import gappa_twin
 from gen import config, kernel, render, twin
 from gen.cemit import round_up
 from gen.errors import GenError
-from gen.exact import double_bits, double_from_bits
-from gen.falcon import LN2_DOWN
+from gen.exact import double_from_bits
+from gen.falcon import LN2_DOWN, LN2_DOWN_BITS, ONE_BITS, clamp_bits
 from gen.twin import TwinKernel, model, proof
 from gen.twin import design as twin_design
 from gen.twin.program import lines
@@ -69,8 +69,8 @@ class RenderedEqualsModel(AdaptorModelCase):
         instructions differ from _domain's, gives _domain's result on the
         clamped inputs for every case (the C equals the model, above)."""
         for x, c in self.cases:
-            want = model.domain(self.design, double_from_bits(model.clamp_bits(x, model.LN2_DOWN_BITS)),
-                                double_from_bits(model.clamp_bits(c, double_bits(1.0))))
+            want = model.domain(self.design, double_from_bits(clamp_bits(x, LN2_DOWN_BITS)),
+                                double_from_bits(clamp_bits(c, ONE_BITS)))
             self.assertEqual(model.full(self.design, x, c), want, f"x={x:016x} ccs={c:016x}")
 
     def test_a_wrong_word_is_caught(self) -> None:

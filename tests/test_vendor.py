@@ -230,8 +230,8 @@ class OneTablePerProgram(unittest.TestCase):
                                if line.endswith(f" {name}_coeffs")]
                     self.assertEqual(len(symbols), 1, symbols)
                     self.assertEqual(int(symbols[0][1], 16), k.table_bytes)
-                    static = header.replace(f"\nconst uint", f"\nstatic const uint", 1)
-                    static = static.replace(f"extern const uint", "static const uint", 1)
+                    static = header.replace("\nconst uint", "\nstatic const uint", 1)
+                    static = static.replace("extern const uint", "static const uint", 1)
                     control = [line for line in self._link(k, static, Path(tmp) / "static", second_extern=False)
                                .splitlines() if line.endswith(f" {name}_coeffs")]
                     self.assertEqual(len(control), 2, control)

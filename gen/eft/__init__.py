@@ -18,7 +18,8 @@ from ..config import KernelConfig
 from ..errors import GenError
 from ..proof.assemble import check_adaptor_budget
 from ..exact import double_from_bits
-from .design import C64, LN2_DOWN, ROWS, Design, make_design
+from ..falcon import LN2_DOWN
+from .design import C64, ROWS, Design, make_design
 from .model import Trace, kernel as model_kernel
 from .proof import EftProof, prove
 

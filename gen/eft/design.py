@@ -27,7 +27,6 @@ from mpmath import mp, mpf
 
 from ..exact import double_bits as bits
 from ..exact import mpf_to_fraction
-from ..falcon import LN2_DOWN
 
 # N: segments per unit of x (width 1/N, round to nearest).  16 is what the
 # templates render: the AVX-512 select is one VPERMT2PD over 16 entries.

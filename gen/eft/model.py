@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from .design import (C_FLUSH, LN2_DOWN, X_FLUSH, Design, INDEX_OPS, bits, constants, exact, main_ops)
+from ..falcon import LN2_DOWN
+from .design import (C_FLUSH, X_FLUSH, Design, INDEX_OPS, bits, constants, exact, main_ops)
 
 MASK64 = (1 << 64) - 1
 X_FLUSH_BITS = bits(float(X_FLUSH))

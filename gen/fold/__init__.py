@@ -19,7 +19,8 @@ from ..config import KernelConfig
 from ..errors import GenError
 from ..proof.assemble import check_adaptor_budget
 from ..exact import double_bits, double_from_bits
-from .design import LN2_DOWN, Design, make_design
+from ..falcon import LN2_DOWN
+from .design import Design, make_design
 from .model import Trace, domain as model_domain, full as model_full
 from .proof import FoldProof, prove
 

@@ -50,7 +50,6 @@ import mpmath
 
 from ..errors import GenError
 from ..exact import mpf_to_fraction
-from ..falcon import LN2_DOWN
 from ..fit import remez
 from ..floattail import Builder, Op
 

@@ -14,13 +14,11 @@ from fractions import Fraction
 
 from ..exact import double_bits, double_from_bits
 from ..floattail import run
-from .design import C_MIN, LN2_DOWN, V_MIN, Design, middle_steps
+from ..falcon import LN2_DOWN_BITS, ONE_BITS, clamp_bits
+from .design import C_MIN, V_MIN, Design, middle_steps
 
 M64 = (1 << 64) - 1
 EXP63 = 63 << 52                      # added to a double's bits: times 2^63 for x in [2^-1022, 1]
-LN2_DOWN_BITS = double_bits(float(LN2_DOWN))
-ONE_BITS = double_bits(1.0)
-INF_BITS = 0x7FF0000000000000
 
 
 @dataclass
@@ -83,14 +81,6 @@ def domain(d: Design, x: float, ccs: float, trace: Trace | None = None) -> int:
     if trace is not None:
         trace.words.update(words)
     return R
-
-
-def clamp_bits(b: int, top: int) -> int:
-    """The full adaptor's edge rule on a bit pattern as an unsigned integer:
-    above +inf's pattern (negative numbers, -0, NaNs) becomes +0, then
-    anything above ``top`` becomes top."""
-    b = 0 if b > INF_BITS else b
-    return top if b > top else b
 
 
 def full(d: Design, x_bits: int, ccs_bits: int) -> int:

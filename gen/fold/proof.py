@@ -47,7 +47,8 @@ from ..config import KernelConfig
 from ..errors import GenError
 from ..proof.approximation import ApproxBound, approximation_bound
 from ..proof.float_tail import analyse, check_normal
-from .design import C_MIN, LN2_DOWN, SCALE_V, V_MIN, WORD, Design, middle_steps
+from ..falcon import LN2_DOWN
+from .design import C_MIN, SCALE_V, V_MIN, WORD, Design, middle_steps
 
 Interval = tuple[Fraction, Fraction]
 ZERO: Interval = (Fraction(0), Fraction(0))

@@ -19,10 +19,11 @@ from mpmath import mp, mpf
 from ..config import KernelConfig
 from ..errors import GenError
 from ..exact import double_bits, double_from_bits
+from ..falcon import LN2_DOWN_BITS, ONE_BITS
 from ..proof.assemble import check_adaptor_budget
 from . import fit
 from .design import ROW_WORDS, ROWS, SEGMENT_BITS, STEPS, Plan, Row, check_plan
-from .model import LN2_DOWN_BITS, Trace, domain_bits, fpr_expm_p63
+from .model import Trace, domain_bits, fpr_expm_p63
 from .proof import S63, McuProof, check_columns, prove
 
 SELF_CHECK_RANDOM = 3000      # random inputs of the self-check, besides the edge ones
@@ -102,7 +103,7 @@ def self_check(k: McuKernel) -> None:
                 if lost is not None and not 0 <= lost <= most:
                     raise GenError(f"self-check: {where} the {step.name} product lost "
                                    f"{float(lost * S63):.4f} units, outside its proven [0, {float(most * S63):.4f}]")
-            if x_bits <= LN2_DOWN_BITS and c_bits <= 0x3FF0000000000000 and got != domain_bits(rows, plan, x_bits, c_bits):
+            if x_bits <= LN2_DOWN_BITS and c_bits <= ONE_BITS and got != domain_bits(rows, plan, x_bits, c_bits):
                 raise GenError(f"self-check: {where} _domain_bits and the full adaptor disagree")
 
 

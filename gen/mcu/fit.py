@@ -32,7 +32,8 @@ import mpmath as mp
 from ..errors import GenError
 from ..exact import double_bits, double_from_bits
 from .design import A0_MAX, A5_BITS, A_UNITS, ROWS, SEGMENT_BITS, Plan, Row, rotated_value
-from .model import LN2_DOWN_BITS, domain_bits
+from ..falcon import LN2_DOWN_BITS
+from .model import domain_bits
 
 FIT_NODES = 48
 BIAS_SEED = 777

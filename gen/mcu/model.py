@@ -10,13 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction as F
 
+from ..falcon import INF_BITS, LN2_DOWN_BITS, ONE_BITS
 from .design import A5_BITS, M_LIMBS, ROWS, SEGMENT_BITS, STEPS, T_BITS, T_LIMBS, Column, Plan, Row, Step
 
 M32, M64 = (1 << 32) - 1, (1 << 64) - 1
 K_X = (1022 << 21) | ((1 << 21) - 1)     # (K - (h << 1)) >> 21 = 1022 - e for x's high word h
 K_CCS = (1023 << 21) | ((1 << 21) - 1)   # 1023 - e for ccs's
-LN2_DOWN_BITS = 0x3FE62E42FEFA39EF
-INF_BITS = 0x7FF0000000000000
 
 
 def shift_count(k: int, h: int) -> int:
@@ -118,6 +117,6 @@ def fpr_expm_p63(table: list[Row], plan: Plan, x_bits: int, c_bits: int, trace: 
         x_bits = LN2_DOWN_BITS
     if c_bits > INF_BITS:
         return 0
-    if c_bits >= 0x3FF0000000000000:
+    if c_bits >= ONE_BITS:
         c_bits &= ~((1 << 52) - 1)
     return domain_bits(table, plan, x_bits, c_bits, trace)

@@ -30,7 +30,7 @@ from ..fold import FoldKernel
 from ..twin import TwinKernel
 from ..mcu import McuKernel
 from ..head_kernel import HeadKernel
-from ..kernel import Kernel
+from ..kernel import AnyKernel
 from . import banner, eft, fold, head, lean, mcu, twin
 from .context import context
 from .runtime import rename, runtime_for
@@ -51,7 +51,7 @@ def _environment() -> jinja2.Environment:
     return env
 
 
-def _body(env: jinja2.Environment, k: "Kernel | HeadKernel | EftKernel | FoldKernel | TwinKernel | McuKernel", ctx: dict) -> str:
+def _body(env: jinja2.Environment, k: AnyKernel, ctx: dict) -> str:
     """The header's C with every comment, banner excepted."""
     if isinstance(k, EftKernel):
         # Form eft: its constants, kernel, adaptors and batch forms are one template.
@@ -85,7 +85,7 @@ def _banner(lines: list[str]) -> str:
     return "/* " + lines[0] + "\n" + "".join(f" * {line}".rstrip() + "\n" for line in lines[1:]) + " */\n"
 
 
-def render(k: "Kernel | HeadKernel | EftKernel | FoldKernel | TwinKernel | McuKernel", out_dir: str) -> dict[str, str]:
+def render(k: AnyKernel, out_dir: str) -> dict[str, str]:
     """Path relative to the kernel folder -> content, for kernel k rendered
     into ``out_dir`` (which only the regeneration command mentions)."""
     env = _environment()

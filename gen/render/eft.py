@@ -19,7 +19,8 @@ from typing import Any, Sequence
 
 from .. import cemit, fingerprint
 from ..eft import EftKernel
-from ..eft.design import INDEX_OPS, LN2_DOWN, ROWS, Op, constants, main_ops
+from ..eft.design import INDEX_OPS, ROWS, Op, constants, main_ops
+from ..falcon import LN2_DOWN
 from ..eft.model import C_FLUSH_BITS, MAGIC_BITS, X_FLUSH_BITS
 from . import banner
 from .sidecar import bound_text, exact_text, identity

@@ -10,7 +10,8 @@ from typing import Any
 from .. import cemit, fingerprint
 from ..exact import double_bits
 from ..fold import FoldKernel
-from ..fold.design import C_MIN, LN2_DOWN, V_MIN, middle_steps
+from ..falcon import LN2_DOWN
+from ..fold.design import C_MIN, V_MIN, middle_steps
 from ..fold.proof import C_RANGE
 from . import banner
 from .sidecar import bound_text, exact_text, identity, whole_domain_segment

@@ -12,14 +12,14 @@ from the same columns; tests/test_mcu.py holds the C to it bit for bit.
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
 from .. import cemit, fingerprint
 from ..mcu import McuKernel
 from ..mcu.design import M_LIMBS, ROW_WORDS, ROWS, SEGMENT_BITS, STEPS, T_BITS, T_LIMBS, Column, Step, log2_exact
 from ..mcu.fit import BIAS_SEED, FIT_NODES
-from ..mcu.model import K_CCS, K_X, LN2_DOWN_BITS
+from ..falcon import LN2_DOWN_BITS
+from ..mcu.model import K_CCS, K_X
 from ..mcu.proof import APPROX_PIECES, S63
 from . import banner
 from .sidecar import bound_text, exact_text, identity
@@ -190,6 +190,3 @@ def sidecar(k: McuKernel, ctx: dict[str, Any]) -> dict[str, Any]:
                          for j, r in enumerate(proof.rows)],
     }
 
-
-def exact_text(q: Fraction) -> str:
-    return f"{q.numerator}/{q.denominator}"

@@ -8,10 +8,9 @@ from typing import Any
 
 from .. import cemit, fingerprint
 from ..exact import double_bits
-from ..falcon import LN2_DOWN
+from ..falcon import INF_BITS, LN2_DOWN, LN2_DOWN_BITS
 from ..twin import TwinKernel
-from ..twin.model import C_LIFT, EXP63, INF_BITS, K_BITS, LIM128_BITS, LIM64_BITS, LN2_DOWN_BITS, SUBN, TOP, \
-    V_LIFT
+from ..twin.model import C_LIFT, EXP63, K_BITS, LIM128_BITS, LIM64_BITS, SUBN, TOP, V_LIFT
 from ..twin.program import TABLE, lines
 from . import banner
 from .sidecar import bound_text, exact_text, identity, whole_domain_segment

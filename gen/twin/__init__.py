@@ -17,16 +17,15 @@ from typing import Callable
 from ..config import KernelConfig
 from ..errors import GenError
 from ..exact import double_bits, double_from_bits
-from ..falcon import LN2_DOWN, LN2_DOWN_BITS
+from ..falcon import LN2_DOWN, LN2_DOWN_BITS, ONE_BITS, clamp_bits
 from ..fold import check_runs
 from ..proof.assemble import check_adaptor_budget
 from .design import Design, make_design
-from .model import Trace, clamp_bits, domain as model_domain, full as model_full, rounding_boundary_ccs
+from .model import Trace, domain as model_domain, full as model_full, rounding_boundary_ccs
 from .proof import TwinProof, best_bias, check_sum_range, prove
 
 SELF_CHECK_RANDOM = 3000
 SELF_CHECK_SEED = 20261206
-ONE_BITS = double_bits(1.0)
 
 
 @dataclass(frozen=True)

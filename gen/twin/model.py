@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from ..exact import double_bits, double_from_bits
-from ..falcon import LN2_DOWN_BITS
+from ..falcon import INF_BITS, LN2_DOWN_BITS
 from ..floattail import run
 from .design import C_MIN, K_BASE, V_MIN, Design
 
@@ -24,7 +24,6 @@ TOP = 1 << 63
 LIM64_BITS = double_bits(2.0 ** -64)  # x below 2^-64: t would need a shift of 64 or more
 LIM128_BITS = double_bits(2.0 ** -128)  # x below 2^-128: A = floor(C x 2^64) is 0
 K_BITS = double_bits(float(K_BASE))   # 0x4338000000000000: g's bits are K_BITS + G
-INF_BITS = 0x7FF0000000000000         # patterns above it: the sign bit set, or a NaN
 
 
 @dataclass
@@ -166,11 +165,3 @@ def rounding_boundary_ccs(d: Design) -> list[int]:
         rc = Fraction(math.floor((n + Fraction(1, 2)) / e_v * 2 ** 52) + 1, 2 ** 52)
         out.append(double_bits(float((1 + rc) / 2 ** 63)))
     return out
-
-
-def clamp_bits(b: int, top: int) -> int:
-    """The full adaptor's edge rule on a bit pattern as an unsigned integer:
-    above +inf's pattern (negative numbers, -0, NaNs of either sign) becomes
-    +0, then anything above ``top`` becomes top."""
-    b = 0 if b > INF_BITS else b
-    return min(b, top)
