@@ -64,9 +64,11 @@ EDGE_BITS = (0x8000000000000000, 0x8000000000000001, 0xBFF0000000000000, 0xFFF00
              double_bits(2.0), double_bits(1e300), double_bits(0.75))
 
 
-# Patterns read as x = +0 whose low half is not zero: a rule that lifted
-# them as they are, instead of +0's pattern, would see a v a little off 2^-23.
-NEGATIVE_LOW_BITS = (0x80000000FFFFFFFF, 0x800FFFFFFFFFFFFF, 0xBFE62E42FEFA39EF, 0xFFF8000000000001)
+# Patterns read as x = +0 whose low half is not zero (negative numbers, a
+# negative subnormal, a NaN with the sign bit): a rule that lifted them as
+# they are, instead of +0's pattern, would see a v a little off 2^-23.  Each
+# of them, against the rounding-boundary ccs, catches such a rule.
+NEGATIVE_LOW_BITS = (0x80000000FFFFFFFF, 0x800FFFFFFFFFFFFF, 0xBFE62E42FEFA39EF, 0xFFF80000FFFFFFFF)
 
 
 def _edge_pairs(d: Design) -> list[tuple[int, int]]:
