@@ -141,11 +141,12 @@ def domain(d: Design, x: float, ccs: float, trace: Trace | None = None) -> int:
 
 def full(d: Design, x_bits: int, ccs_bits: int) -> int:
     """_fpr_expm_p63(x_bits, ccs_bits): the full adaptor's own instructions
-    (the two conditional moves on x's bits, the lift, VMAXSD and VMINSD on
-    ccs), then _domain's on what they leave.  x is clamped exactly as
-    clamp_bits says; ccs's clamp leaves a tiny normal, not +0, for +0,
-    subnormals and negative patterns, which the self-check and the tests
-    find equal to _domain on the clamped inputs."""
+    (the two conditional moves on x's bits, written out as the clamp block
+    does them; the lift, VMAXSD and VMINSD on ccs), then _domain's on what
+    they leave.  x is clamped exactly as gen/falcon.py's clamp_bits says;
+    ccs's clamp leaves a tiny normal, not +0, for +0, subnormals and
+    negative patterns, which the self-check and the tests find equal to
+    _domain on the clamped inputs."""
     xb = LN2_DOWN_BITS if x_bits > LN2_DOWN_BITS else x_bits
     xb = 0 if x_bits > INF_BITS else xb
     cc = vmin(vmax(vpmaxsd(double_from_bits(ccs_bits), SUBN), 0.0), 1.0)

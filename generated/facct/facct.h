@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: CC0-1.0
- * facct.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 6e59cb5323c9d812) from
+ * facct.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 208dc9a833758e37) from
  * kernels/facct.toml (sha256 2248852b45f3b7b20344f1f156fe66c8a42fff47b5c2d880816fe93e85ba2473); regenerate in the project root with:
  *     python3 -m gen render kernels/facct.toml --out generated
  * Parameters other than the defaults: scale_bits = 63, degree = 12, explicit_coefficients = true
@@ -7,7 +7,7 @@
  *     |facct_fpr_expm_p63*(x, ccs) - ccs exp(-x) 2^63| <= 3565.45 units of 2^-63, x in [0, ln 2), ccs in [0, 1]
  *     |_eval(z) - f(z/2^64) 2^63| <= 3564.45 (units of 2^-63), |_expm_p63(z, w) - (w/2^64) f(z/2^64) 2^63| <= 3564.45 (units of 2^-63)
  */
-#if defined(FACCT_CONTENT_HASH) && FACCT_CONTENT_HASH != 0x6d81cff049057e68u
+#if defined(FACCT_CONTENT_HASH) && FACCT_CONTENT_HASH != 0xf234c7708db77e41u
 #error "facct.h: another render of this kernel was included before this one"
 #endif
 #ifndef FACCT_H
@@ -15,7 +15,7 @@
 
 #include <stdint.h>
 
-#define FACCT_CONTENT_HASH 0x6d81cff049057e68u
+#define FACCT_CONTENT_HASH 0xf234c7708db77e41u
 
 /**
  * facct_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns, _native(x, ccs)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: CC0-1.0
- * falcon_m3_v1.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 6e59cb5323c9d812) from
+ * falcon_m3_v1.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 208dc9a833758e37) from
  * kernels/falcon_m3_v1.toml (sha256 32a4719d7a50d00c42b01fe1a52aa46bb8e85ade44d8268937a50b8f75f17016); regenerate in the project root with:
  *     python3 -m gen render kernels/falcon_m3_v1.toml --out generated
  * Parameters other than the defaults: scale_bits = 63, degree = 4,
@@ -10,7 +10,7 @@
  *     |falcon_m3_v1_fpr_expm_p63*(x, ccs) - ccs exp(-x) 2^63| <= 275.065 units of 2^-63, x in [0, ln 2), ccs in [0, 1]
  *     |_eval(z) - f(z/2^64) 2^63| <= 274.247 (units of 2^-63), |_expm_p63(z, w) - (w/2^64) f(z/2^64) 2^63| <= 273.747 (units of 2^-63)
  */
-#if defined(FALCON_M3_V1_CONTENT_HASH) && FALCON_M3_V1_CONTENT_HASH != 0xc15be9934b6ada63u
+#if defined(FALCON_M3_V1_CONTENT_HASH) && FALCON_M3_V1_CONTENT_HASH != 0xfe63433126abecf0u
 #error "falcon_m3_v1.h: another render of this kernel was included before this one"
 #endif
 #ifndef FALCON_M3_V1_H
@@ -18,7 +18,7 @@
 
 #include <stdint.h>
 
-#define FALCON_M3_V1_CONTENT_HASH 0xc15be9934b6ada63u
+#define FALCON_M3_V1_CONTENT_HASH 0xfe63433126abecf0u
 
 /**
  * falcon_m3_v1_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns, _native(x, ccs)

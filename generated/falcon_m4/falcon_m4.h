@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: CC0-1.0
- * falcon_m4.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 6e59cb5323c9d812) from
+ * falcon_m4.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 208dc9a833758e37) from
  * kernels/falcon_m4.toml (sha256 0eae053ae6cbb5b1418c02cc67cbdbd98b79175576cb7eba73fa2c17b3ec49b4); regenerate in the project root with:
  *     python3 -m gen render kernels/falcon_m4.toml --out generated
  * Parameters other than the defaults: scale_bits = 63, degree = 6,
@@ -9,7 +9,7 @@
  *     |falcon_m4_fpr_expm_p63*(x, ccs) - ccs exp(-x) 2^63| <= 9.32809 units of 2^-63, x in [0, ln 2), ccs in [0, 1]
  *     |_eval(z) - f(z/2^64) 2^63| <= 8.82809 (units of 2^-63), |_expm_p63(z, w) - (w/2^64) f(z/2^64) 2^63| <= 8.52738 (units of 2^-63)
  */
-#if defined(FALCON_M4_CONTENT_HASH) && FALCON_M4_CONTENT_HASH != 0x0a6f74c92cde0f32u
+#if defined(FALCON_M4_CONTENT_HASH) && FALCON_M4_CONTENT_HASH != 0x02724d5c98689fc0u
 #error "falcon_m4.h: another render of this kernel was included before this one"
 #endif
 #ifndef FALCON_M4_H
@@ -17,7 +17,7 @@
 
 #include <stdint.h>
 
-#define FALCON_M4_CONTENT_HASH 0x0a6f74c92cde0f32u
+#define FALCON_M4_CONTENT_HASH 0x02724d5c98689fc0u
 
 /**
  * falcon_m4_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns, _native(x, ccs)

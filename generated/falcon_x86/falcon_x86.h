@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: CC0-1.0
- * falcon_x86.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 6e59cb5323c9d812) from
+ * falcon_x86.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 208dc9a833758e37) from
  * kernels/falcon_x86.toml (sha256 996a67ceffff6e649b6a1487e09abdb325da6f1c082d0bb68d50f726f2e8515d); regenerate in the project root with:
  *     python3 -m gen render kernels/falcon_x86.toml --out generated
  * Parameters other than the defaults: scale_bits = 63, degree = 13, float_tail = 7,
@@ -8,7 +8,7 @@
  * f(x) = exp(-x):
  *     |falcon_x86_fpr_expm_p63*(x, ccs) - ccs exp(-x) 2^63| <= 0.919501 units of 2^-63, x in [0, ln 2), ccs in [0, 1]
  */
-#if defined(FALCON_X86_CONTENT_HASH) && FALCON_X86_CONTENT_HASH != 0xbf32bac05e3a067au
+#if defined(FALCON_X86_CONTENT_HASH) && FALCON_X86_CONTENT_HASH != 0x32115e86505340a3u
 #error "falcon_x86.h: another render of this kernel was included before this one"
 #endif
 #ifndef FALCON_X86_H
@@ -16,7 +16,7 @@
 
 #include <stdint.h>
 
-#define FALCON_X86_CONTENT_HASH 0xbf32bac05e3a067au
+#define FALCON_X86_CONTENT_HASH 0x32115e86505340a3u
 
 /**
  * falcon_x86_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns, _native(x, ccs)

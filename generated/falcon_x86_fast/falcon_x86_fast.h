@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: CC0-1.0
- * falcon_x86_fast.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 6e59cb5323c9d812) from
+ * falcon_x86_fast.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 208dc9a833758e37) from
  * kernels/falcon_x86_fast.toml (sha256 c33b66499c12cd8ee0d5c3195abe65cfdbe20e65547662b7df41680dea2e9089); regenerate in the project root with:
  *     python3 -m gen render kernels/falcon_x86_fast.toml --out generated
  * Parameters other than the defaults: scale_bits = 63, degree = 12, float_tail = 5,
@@ -8,7 +8,7 @@
  * f(x) = exp(-x):
  *     |falcon_x86_fast_fpr_expm_p63*(x, ccs) - ccs exp(-x) 2^63| <= 11.3760 units of 2^-63, x in [0, ln 2), ccs in [0, 1]
  */
-#if defined(FALCON_X86_FAST_CONTENT_HASH) && FALCON_X86_FAST_CONTENT_HASH != 0x03c87c9861fa14d1u
+#if defined(FALCON_X86_FAST_CONTENT_HASH) && FALCON_X86_FAST_CONTENT_HASH != 0x6e6fa9373703dfabu
 #error "falcon_x86_fast.h: another render of this kernel was included before this one"
 #endif
 #ifndef FALCON_X86_FAST_H
@@ -16,7 +16,7 @@
 
 #include <stdint.h>
 
-#define FALCON_X86_FAST_CONTENT_HASH 0x03c87c9861fa14d1u
+#define FALCON_X86_FAST_CONTENT_HASH 0x6e6fa9373703dfabu
 
 /**
  * falcon_x86_fast_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns, _native(x, ccs)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: CC0-1.0
- * falcon_x86_single.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 6e59cb5323c9d812) from
+ * falcon_x86_single.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 208dc9a833758e37) from
  * kernels/falcon_x86_single.toml (sha256 da36beadd388f3379315bd00e31452a9049d926e7e1aa86e3ff8096b8e87102e); regenerate in the project root with:
  *     python3 -m gen render kernels/falcon_x86_single.toml --out generated
  * Parameters other than the defaults: scale_bits = 63, degree = 13, max_abs_error_log2 = -63.0,
@@ -8,7 +8,7 @@
  *     |falcon_x86_single_fpr_expm_p63*(x, ccs) - ccs exp(-x) 2^63| <= 0.857680 units of 2^-63, x in [0, ln 2), ccs in [0, 1]
  *     |_eval(z) - f(z/2^64) 2^63| <= 0.869057 (units of 2^-63), |_expm_p63(z, w) - (w/2^64) f(z/2^64) 2^63| <= 0.945995 (units of 2^-63)
  */
-#if defined(FALCON_X86_SINGLE_CONTENT_HASH) && FALCON_X86_SINGLE_CONTENT_HASH != 0xb4f06e6ecee2324cu
+#if defined(FALCON_X86_SINGLE_CONTENT_HASH) && FALCON_X86_SINGLE_CONTENT_HASH != 0x25a75d2584715550u
 #error "falcon_x86_single.h: another render of this kernel was included before this one"
 #endif
 #ifndef FALCON_X86_SINGLE_H
@@ -16,7 +16,7 @@
 
 #include <stdint.h>
 
-#define FALCON_X86_SINGLE_CONTENT_HASH 0xb4f06e6ecee2324cu
+#define FALCON_X86_SINGLE_CONTENT_HASH 0x25a75d2584715550u
 
 /**
  * falcon_x86_single_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns, _native(x, ccs)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: CC0-1.0
- * paper_m3.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 6e59cb5323c9d812) from
+ * paper_m3.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 208dc9a833758e37) from
  * kernels/paper_m3.toml (sha256 0de6be455aceddb3ec6155c0849732fdfb1258a2f7f56e8994fe1a028ac8fd0c); regenerate in the project root with:
  *     python3 -m gen render kernels/paper_m3.toml --out generated
  * Parameters other than the defaults: word_bits = 32, scale_bits = 31, degree = 3,
@@ -7,7 +7,7 @@
  * Proven bounds (Taylor models, exact interval arithmetic; details, sidecar, Gappa script: provenance/), f(x) = exp(-x):
  *     |_eval(z) - f(z/2^32) 2^31| <= 3.40188 (units of 2^-31)
  */
-#if defined(PAPER_M3_CONTENT_HASH) && PAPER_M3_CONTENT_HASH != 0xab69eb4426406d56u
+#if defined(PAPER_M3_CONTENT_HASH) && PAPER_M3_CONTENT_HASH != 0xe4eef7fcec7d8f3du
 #error "paper_m3.h: another render of this kernel was included before this one"
 #endif
 #ifndef PAPER_M3_H
@@ -15,7 +15,7 @@
 
 #include <stdint.h>
 
-#define PAPER_M3_CONTENT_HASH 0xab69eb4426406d56u
+#define PAPER_M3_CONTENT_HASH 0xe4eef7fcec7d8f3du
 
 /**
  * paper_m3_eval(z) ~= f(z / 2^32) 2^31

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: CC0-1.0
- * paper_x86.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 6e59cb5323c9d812) from
+ * paper_x86.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 208dc9a833758e37) from
  * kernels/paper_x86.toml (sha256 16a2044e807052de2ac1847480b1f5118ffd9d204738f939922f49ce20379ad6); regenerate in the project root with:
  *     python3 -m gen render kernels/paper_x86.toml --out generated
  * Parameters other than the defaults: scale_bits = 62, degree = 6,
@@ -8,7 +8,7 @@
  *     |paper_x86_fpr_expm_p63*(x, ccs) - ccs exp(-x) 2^63| <= 2.58012 units of 2^-63, x in [0, ln 2), ccs in [0, 1]
  *     |_eval(z) - f(z/2^64) 2^62| <= 1.28472 (units of 2^-62), |_expm_p63(z, w) - (w/2^64) f(z/2^64) 2^63| <= 1.58012 (units of 2^-63)
  */
-#if defined(PAPER_X86_CONTENT_HASH) && PAPER_X86_CONTENT_HASH != 0x2ba6e5168af12b6du
+#if defined(PAPER_X86_CONTENT_HASH) && PAPER_X86_CONTENT_HASH != 0xd4076c9fe785c93eu
 #error "paper_x86.h: another render of this kernel was included before this one"
 #endif
 #ifndef PAPER_X86_H
@@ -16,7 +16,7 @@
 
 #include <stdint.h>
 
-#define PAPER_X86_CONTENT_HASH 0x2ba6e5168af12b6du
+#define PAPER_X86_CONTENT_HASH 0xd4076c9fe785c93eu
 
 /**
  * paper_x86_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns, _native(x, ccs)

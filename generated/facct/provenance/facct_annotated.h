@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: CC0-1.0
- * facct.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 6e59cb5323c9d812) from
+ * facct.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 208dc9a833758e37) from
  * kernels/facct.toml (sha256 2248852b45f3b7b20344f1f156fe66c8a42fff47b5c2d880816fe93e85ba2473); regenerate in the project root with:
  *     python3 -m gen render kernels/facct.toml --out generated
  * Parameters other than the defaults: scale_bits = 63, degree = 12, explicit_coefficients = true
@@ -43,7 +43,7 @@
 /* Two different renders of this kernel in one translation unit (another
  * copy of the header earlier on the include path) stop the build here:
  * the include guard alone would silently keep the first. */
-#if defined(FACCT_CONTENT_HASH) && FACCT_CONTENT_HASH != 0x6d81cff049057e68u
+#if defined(FACCT_CONTENT_HASH) && FACCT_CONTENT_HASH != 0xf234c7708db77e41u
 #error "facct.h: another render of this kernel was included before this one"
 #endif
 #ifndef FACCT_H
@@ -52,7 +52,7 @@
 #include <stdint.h>
 
 /* Names the render that wrote this header (the sidecar in provenance/ carries the same). */
-#define FACCT_CONTENT_HASH 0x6d81cff049057e68u
+#define FACCT_CONTENT_HASH 0xf234c7708db77e41u
 
 /**
  * facct_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns, _native(x, ccs)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: CC0-1.0
- * facct_compat.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 6e59cb5323c9d812) from
+ * facct_compat.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 208dc9a833758e37) from
  * kernels/facct_compat.toml (sha256 37bfb188db49037fae30ac09dcc0a840cad3130374770ea5f796353161e54392); regenerate in the project root with:
  *     python3 -m gen render kernels/facct_compat.toml --out generated
  * Parameters other than the defaults: scale_bits = 63, degree = 12, explicit_coefficients = true
@@ -43,7 +43,7 @@
 /* Two different renders of this kernel in one translation unit (another
  * copy of the header earlier on the include path) stop the build here:
  * the include guard alone would silently keep the first. */
-#if defined(FACCT_COMPAT_CONTENT_HASH) && FACCT_COMPAT_CONTENT_HASH != 0x0929d96bb000bbfeu
+#if defined(FACCT_COMPAT_CONTENT_HASH) && FACCT_COMPAT_CONTENT_HASH != 0x6680f9394b25cb80u
 #error "facct_compat.h: another render of this kernel was included before this one"
 #endif
 #ifndef FACCT_COMPAT_H
@@ -52,7 +52,7 @@
 #include <stdint.h>
 
 /* Names the render that wrote this header (the sidecar in provenance/ carries the same). */
-#define FACCT_COMPAT_CONTENT_HASH 0x0929d96bb000bbfeu
+#define FACCT_COMPAT_CONTENT_HASH 0x6680f9394b25cb80u
 
 /**
  * facct_compat_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns, _native(x, ccs)

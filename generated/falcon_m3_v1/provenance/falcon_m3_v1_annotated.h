@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: CC0-1.0
- * falcon_m3_v1.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 6e59cb5323c9d812) from
+ * falcon_m3_v1.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 208dc9a833758e37) from
  * kernels/falcon_m3_v1.toml (sha256 32a4719d7a50d00c42b01fe1a52aa46bb8e85ade44d8268937a50b8f75f17016); regenerate in the project root with:
  *     python3 -m gen render kernels/falcon_m3_v1.toml --out generated
  * Parameters other than the defaults: scale_bits = 63, degree = 4,
@@ -52,7 +52,7 @@
 /* Two different renders of this kernel in one translation unit (another
  * copy of the header earlier on the include path) stop the build here:
  * the include guard alone would silently keep the first. */
-#if defined(FALCON_M3_V1_CONTENT_HASH) && FALCON_M3_V1_CONTENT_HASH != 0xc15be9934b6ada63u
+#if defined(FALCON_M3_V1_CONTENT_HASH) && FALCON_M3_V1_CONTENT_HASH != 0xfe63433126abecf0u
 #error "falcon_m3_v1.h: another render of this kernel was included before this one"
 #endif
 #ifndef FALCON_M3_V1_H
@@ -61,7 +61,7 @@
 #include <stdint.h>
 
 /* Names the render that wrote this header (the sidecar in provenance/ carries the same). */
-#define FALCON_M3_V1_CONTENT_HASH 0xc15be9934b6ada63u
+#define FALCON_M3_V1_CONTENT_HASH 0xfe63433126abecf0u
 
 /**
  * falcon_m3_v1_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns, _native(x, ccs)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: CC0-1.0
- * falcon_m4.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 6e59cb5323c9d812) from
+ * falcon_m4.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 208dc9a833758e37) from
  * kernels/falcon_m4.toml (sha256 0eae053ae6cbb5b1418c02cc67cbdbd98b79175576cb7eba73fa2c17b3ec49b4); regenerate in the project root with:
  *     python3 -m gen render kernels/falcon_m4.toml --out generated
  * Parameters other than the defaults: scale_bits = 63, degree = 6,
@@ -49,7 +49,7 @@
 /* Two different renders of this kernel in one translation unit (another
  * copy of the header earlier on the include path) stop the build here:
  * the include guard alone would silently keep the first. */
-#if defined(FALCON_M4_CONTENT_HASH) && FALCON_M4_CONTENT_HASH != 0x0a6f74c92cde0f32u
+#if defined(FALCON_M4_CONTENT_HASH) && FALCON_M4_CONTENT_HASH != 0x02724d5c98689fc0u
 #error "falcon_m4.h: another render of this kernel was included before this one"
 #endif
 #ifndef FALCON_M4_H
@@ -58,7 +58,7 @@
 #include <stdint.h>
 
 /* Names the render that wrote this header (the sidecar in provenance/ carries the same). */
-#define FALCON_M4_CONTENT_HASH 0x0a6f74c92cde0f32u
+#define FALCON_M4_CONTENT_HASH 0x02724d5c98689fc0u
 
 /**
  * falcon_m4_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns, _native(x, ccs)

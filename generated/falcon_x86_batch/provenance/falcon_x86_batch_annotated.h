@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: CC0-1.0
- * falcon_x86_batch.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 6e59cb5323c9d812) from
+ * falcon_x86_batch.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 208dc9a833758e37) from
  * kernels/falcon_x86_batch.toml (sha256 3e273d2df328bffd0507fc837630952f2b65331934ce3aad2641bc05d4fcdf80); regenerate in the project root with:
  *     python3 -m gen render kernels/falcon_x86_batch.toml --out generated
  * Parameters other than the defaults: scale_bits = 63, degree = 13, max_abs_error_log2 = -63.0,
@@ -50,7 +50,7 @@
 /* Two different renders of this kernel in one translation unit (another
  * copy of the header earlier on the include path) stop the build here:
  * the include guard alone would silently keep the first. */
-#if defined(FALCON_X86_BATCH_CONTENT_HASH) && FALCON_X86_BATCH_CONTENT_HASH != 0xb5a06f4a093c8962u
+#if defined(FALCON_X86_BATCH_CONTENT_HASH) && FALCON_X86_BATCH_CONTENT_HASH != 0xed1a35be4cb9344du
 #error "falcon_x86_batch.h: another render of this kernel was included before this one"
 #endif
 #ifndef FALCON_X86_BATCH_H
@@ -59,7 +59,7 @@
 #include <stdint.h>
 
 /* Names the render that wrote this header (the sidecar in provenance/ carries the same). */
-#define FALCON_X86_BATCH_CONTENT_HASH 0xb5a06f4a093c8962u
+#define FALCON_X86_BATCH_CONTENT_HASH 0xed1a35be4cb9344du
 
 /**
  * falcon_x86_batch_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns, _native(x, ccs)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: CC0-1.0
- * falcon_x86_fast.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 6e59cb5323c9d812) from
+ * falcon_x86_fast.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 208dc9a833758e37) from
  * kernels/falcon_x86_fast.toml (sha256 c33b66499c12cd8ee0d5c3195abe65cfdbe20e65547662b7df41680dea2e9089); regenerate in the project root with:
  *     python3 -m gen render kernels/falcon_x86_fast.toml --out generated
  * Parameters other than the defaults: scale_bits = 63, degree = 12, float_tail = 5,
@@ -34,7 +34,7 @@
 /* Two different renders of this kernel in one translation unit (another
  * copy of the header earlier on the include path) stop the build here:
  * the include guard alone would silently keep the first. */
-#if defined(FALCON_X86_FAST_CONTENT_HASH) && FALCON_X86_FAST_CONTENT_HASH != 0x03c87c9861fa14d1u
+#if defined(FALCON_X86_FAST_CONTENT_HASH) && FALCON_X86_FAST_CONTENT_HASH != 0x6e6fa9373703dfabu
 #error "falcon_x86_fast.h: another render of this kernel was included before this one"
 #endif
 #ifndef FALCON_X86_FAST_H
@@ -43,7 +43,7 @@
 #include <stdint.h>
 
 /* Names the render that wrote this header (the sidecar in provenance/ carries the same). */
-#define FALCON_X86_FAST_CONTENT_HASH 0x03c87c9861fa14d1u
+#define FALCON_X86_FAST_CONTENT_HASH 0x6e6fa9373703dfabu
 
 /**
  * falcon_x86_fast_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns, _native(x, ccs)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: CC0-1.0
- * falcon_x86_simd.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 6e59cb5323c9d812) from
+ * falcon_x86_simd.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 208dc9a833758e37) from
  * kernels/falcon_x86_simd.toml (sha256 7e5459f7255370a61e03f4799d462305c165c447000bf569b854e441e76adc09); regenerate in the project root with:
  *     python3 -m gen render kernels/falcon_x86_simd.toml --out generated
  * Parameters other than the defaults: scale_bits = 63, degree = 8,
@@ -45,7 +45,7 @@
 /* Two different renders of this kernel in one translation unit (another
  * copy of the header earlier on the include path) stop the build here:
  * the include guard alone would silently keep the first. */
-#if defined(FALCON_X86_SIMD_CONTENT_HASH) && FALCON_X86_SIMD_CONTENT_HASH != 0xd3f748b2f134f6c2u
+#if defined(FALCON_X86_SIMD_CONTENT_HASH) && FALCON_X86_SIMD_CONTENT_HASH != 0x098d81dff614d954u
 #error "falcon_x86_simd.h: another render of this kernel was included before this one"
 #endif
 #ifndef FALCON_X86_SIMD_H
@@ -54,7 +54,7 @@
 #include <stdint.h>
 
 /* Names the render that wrote this header (the sidecar in provenance/ carries the same). */
-#define FALCON_X86_SIMD_CONTENT_HASH 0xd3f748b2f134f6c2u
+#define FALCON_X86_SIMD_CONTENT_HASH 0x098d81dff614d954u
 
 /**
  * falcon_x86_simd_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns, _native(x, ccs)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: CC0-1.0
- * falcon_x86_single.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 6e59cb5323c9d812) from
+ * falcon_x86_single.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 208dc9a833758e37) from
  * kernels/falcon_x86_single.toml (sha256 da36beadd388f3379315bd00e31452a9049d926e7e1aa86e3ff8096b8e87102e); regenerate in the project root with:
  *     python3 -m gen render kernels/falcon_x86_single.toml --out generated
  * Parameters other than the defaults: scale_bits = 63, degree = 13, max_abs_error_log2 = -63.0,
@@ -48,7 +48,7 @@
 /* Two different renders of this kernel in one translation unit (another
  * copy of the header earlier on the include path) stop the build here:
  * the include guard alone would silently keep the first. */
-#if defined(FALCON_X86_SINGLE_CONTENT_HASH) && FALCON_X86_SINGLE_CONTENT_HASH != 0xb4f06e6ecee2324cu
+#if defined(FALCON_X86_SINGLE_CONTENT_HASH) && FALCON_X86_SINGLE_CONTENT_HASH != 0x25a75d2584715550u
 #error "falcon_x86_single.h: another render of this kernel was included before this one"
 #endif
 #ifndef FALCON_X86_SINGLE_H
@@ -57,7 +57,7 @@
 #include <stdint.h>
 
 /* Names the render that wrote this header (the sidecar in provenance/ carries the same). */
-#define FALCON_X86_SINGLE_CONTENT_HASH 0xb4f06e6ecee2324cu
+#define FALCON_X86_SINGLE_CONTENT_HASH 0x25a75d2584715550u
 
 /**
  * falcon_x86_single_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns, _native(x, ccs)

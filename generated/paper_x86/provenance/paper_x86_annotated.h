@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: CC0-1.0
- * paper_x86.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 6e59cb5323c9d812) from
+ * paper_x86.h -- DO NOT EDIT: written by fxp-kernels (generator and templates sha256 208dc9a833758e37) from
  * kernels/paper_x86.toml (sha256 16a2044e807052de2ac1847480b1f5118ffd9d204738f939922f49ce20379ad6); regenerate in the project root with:
  *     python3 -m gen render kernels/paper_x86.toml --out generated
  * Parameters other than the defaults: scale_bits = 62, degree = 6,
@@ -45,7 +45,7 @@
 /* Two different renders of this kernel in one translation unit (another
  * copy of the header earlier on the include path) stop the build here:
  * the include guard alone would silently keep the first. */
-#if defined(PAPER_X86_CONTENT_HASH) && PAPER_X86_CONTENT_HASH != 0x2ba6e5168af12b6du
+#if defined(PAPER_X86_CONTENT_HASH) && PAPER_X86_CONTENT_HASH != 0xd4076c9fe785c93eu
 #error "paper_x86.h: another render of this kernel was included before this one"
 #endif
 #ifndef PAPER_X86_H
@@ -54,7 +54,7 @@
 #include <stdint.h>
 
 /* Names the render that wrote this header (the sidecar in provenance/ carries the same). */
-#define PAPER_X86_CONTENT_HASH 0x2ba6e5168af12b6du
+#define PAPER_X86_CONTENT_HASH 0xd4076c9fe785c93eu
 
 /**
  * paper_x86_fpr_expm_p63(x_bits, ccs_bits) ~= ccs exp(-x) 2^63 from binary64 bit patterns, _native(x, ccs)
