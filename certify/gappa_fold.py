@@ -32,7 +32,7 @@ import sys
 from typing import Any, Optional
 
 from certify import gappa_claims
-from certify.gappa_head import _fraction, dyadic, program_lines
+from certify.gappa_head import _fraction, goal, program_lines
 from certify.gappa_script import SidecarError, sidecar_cli
 
 
@@ -58,10 +58,7 @@ def render_script(sidecar: dict[str, Any], source: str = "", pieces: Optional[sl
     goals = []
     for row in rows[pieces] if pieces is not None else rows:
         vlo, vhi, elo, ehi, clo, chi = (_fraction(q, "fold claim") for q in row)
-        goals.append(f"(v in [{dyadic(vlo, False)}, {dyadic(vhi, True)}] /\\ c in [{dyadic(c_lo, False)}, "
-                     f"{dyadic(c_hi, True)}] ->\n    {t_r} - {t_x} in "
-                     f"[{dyadic(elo, False)}, {dyadic(ehi, True)}] /\\ {t_r} in "
-                     f"[{dyadic(clo, False)}, {dyadic(chi, True)}])")
+        goals.append(goal([("v", vlo, vhi), ("c", c_lo, c_hi)], t_r, t_x, (elo, ehi), (clo, chi)))
     about = [
         'The binary64 tail of a form = "fold" kernel, for each piece of v the',
         "generator's proof used: t as computed (every operation rounded to nearest",

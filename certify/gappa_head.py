@@ -67,6 +67,22 @@ def dyadic(q: Fraction, up: bool) -> str:
     return f"{m}b-200"
 
 
+def interval(lo: Fraction, hi: Fraction) -> str:
+    """[lo, hi] in Gappa's notation, rounded outward where not dyadic."""
+    return f"[{dyadic(lo, False)}, {dyadic(hi, True)}]"
+
+
+def goal(hyps: Sequence[tuple[str, Fraction, Fraction]], computed: str, exact: str,
+         error: tuple[Fraction, Fraction], value: tuple[Fraction, Fraction]) -> str:
+    """One claim of a binary64 part, as the head, fold and twin scripts
+    state it: with each variable of ``hyps`` in its interval, the computed
+    result minus the exact one lies in ``error`` and the computed result
+    in ``value``."""
+    given = " /\\ ".join(f"{name} in {interval(lo, hi)}" for name, lo, hi in hyps)
+    return (f"({given} ->\n    {computed} - {exact} in {interval(*error)} /\\ "
+            f"{computed} in {interval(*value)})")
+
+
 def _fraction(text: Any, where: str) -> Fraction:
     try:
         return Fraction(str(text))
@@ -163,12 +179,10 @@ def _entry(cert: dict[str, Any], entry: str, constant: Fraction,
         elo, ehi, clo, chi = (_fraction(q, f"{entry} claim") for q in row[2:6])
         if entry == "fpr":
             xlo, xhi = Fraction(zlo, 1 << 64), Fraction(zhi + 2, 1 << 64)
-            piece = (f"{p}_x in [{dyadic(xlo, False)}, {dyadic(xhi, True)}] /\\ {p}_v in "
-                     f"[{dyadic(max(xlo, TAIL_X_MIN), False)}, {dyadic(max(xhi, TAIL_X_MIN), True)}]")
+            piece = [(f"{p}_x", xlo, xhi), (f"{p}_v", max(xlo, TAIL_X_MIN), max(xhi, TAIL_X_MIN))]
         else:
-            piece = f"{p}_Z in [{zlo >> 1}, {zhi >> 1}]"
-        goals.append(f"({piece} ->\n    {t_r} - {t_x} in [{dyadic(elo, False)}, {dyadic(ehi, True)}] /\\ "
-                     f"{t_r} in [{dyadic(clo + bias, False)}, {dyadic(chi + bias, True)}])")
+            piece = [(f"{p}_Z", Fraction(zlo >> 1), Fraction(zhi >> 1))]
+        goals.append(goal(piece, t_r, t_x, (elo, ehi), (clo + bias, chi + bias)))
     if not goals:
         raise SidecarError(f"no claims for entry {entry}")
     return lines, hyps, goals, hints

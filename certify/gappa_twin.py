@@ -36,7 +36,7 @@ import sys
 from typing import Any, Optional
 
 from certify import gappa_claims
-from certify.gappa_head import _fraction, dyadic, program_lines
+from certify.gappa_head import _fraction, goal, program_lines
 from certify.gappa_script import SidecarError, sidecar_cli
 
 
@@ -62,10 +62,7 @@ def render_script(sidecar: dict[str, Any], source: str = "", pieces: Optional[sl
         if len(row) != 10:
             raise SidecarError("a twin claim has 10 fields (v, c, rc ranges, error, range)")
         vlo, vhi, clo, chi, rlo, rhi, elo, ehi, glo, ghi = (_fraction(q, "twin claim") for q in row)
-        goals.append(f"(v in [{dyadic(vlo, False)}, {dyadic(vhi, True)}] /\\ c in [{dyadic(clo, False)}, "
-                     f"{dyadic(chi, True)}] /\\ rc in [{dyadic(rlo, False)}, {dyadic(rhi, True)}] ->\n    "
-                     f"{g_r} - {g_x} in [{dyadic(elo, False)}, {dyadic(ehi, True)}] /\\ {g_r} in "
-                     f"[{dyadic(glo, False)}, {dyadic(ghi, True)}])")
+        goals.append(goal([("v", vlo, vhi), ("c", clo, chi), ("rc", rlo, rhi)], g_r, g_x, (elo, ehi), (glo, ghi)))
     about = [
         'The binary64 part of a form = "twin" kernel, for each piece of v and case of',
         "ccs the generator's proof used: g as computed (every operation rounded to",
