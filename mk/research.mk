@@ -27,3 +27,8 @@ HELP_LINES += "  make research-faithful-fold -- the faithful folded x86-64 proto
 .PHONY: research-faithful-fold
 research-faithful-fold:
 	OUT=$(abspath $(BUILD))/research/faithful_fold research/faithful_fold/run.sh
+
+HELP_LINES += "  make research-edge-cost -- what falcon_x86's edge rules cost (research/edge_cost): the core behind a part of the rules, each probe checked against the full adaptor, a control, project-harness timing, into research/edge_cost/results/"
+.PHONY: research-edge-cost
+research-edge-cost:
+	OUT=$(abspath $(BUILD))/research/edge_cost research/edge_cost/run.sh

@@ -1,5 +1,5 @@
 """research/fp_batch/scalar_bench.py as a module, for the other prototypes'
-scalar_bench.py scripts (fold_fast, chain_floor), which share its protocol,
+scalar_bench.py scripts (fold_fast, chain_floor, edge_cost), which share its protocol,
 registry and report with rows of their own.  The research folders are not
 packages and every script is named scalar_bench.py, so the shared one is
 loaded by its path, under its own module name."""

@@ -144,6 +144,31 @@ class ChainFloorProbes(unittest.TestCase):
                                                           "falcon_x86_fast/domain"))
 
 
+EDGE_COST = ROOT / "research" / "edge_cost"
+
+
+@unittest.skipUnless({"avx2", "fma", "bmi2"} <= _cpu_flags(), "needs AVX2, FMA and BMI2")
+class EdgeCostProbes(unittest.TestCase):
+    """research/edge_cost (falcon_x86's core behind a part of its edge rules,
+    timed): on a quick sample each probe returns the full adaptor's bits on
+    the inputs whose rules it runs, a probe whose binary64 path reads x >=
+    ln 2 unclamped is caught, and the probes enter the project's bench
+    registry."""
+
+    def test_probes_equal_the_full_adaptor_and_control_caught(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            make = ["make", "-s", "-C", str(EDGE_COST), f"OUT={tmp}"]
+            check = subprocess.run(make + ["check", "N=50000"], capture_output=True, text=True)
+            self.assertEqual(check.returncode, 0, check.stdout + check.stderr)
+            for probe in ("edge_x", "edge_ccs", "edge_least"):
+                self.assertIn(f"ok {probe} 50000", check.stdout)
+            controls = subprocess.run(make + ["controls"], capture_output=True, text=True)
+            self.assertEqual(controls.returncode, 0, controls.stdout + controls.stderr)
+            self.assertIn(": caught: differs at edge_least", controls.stdout)
+            registry_has_rows(self, "edge_cost", tmp, ("edge_x", "edge_ccs", "edge_least", "falcon_x86",
+                                                       "falcon_x86/domain"))
+
+
 M3_SMALL = ROOT / "research" / "m3_small_table"
 
 
