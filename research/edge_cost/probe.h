@@ -20,10 +20,10 @@
  *               +0).  It does not follow the rules for x < 0 or NaN, for ccs
  *               > 1 or for a subnormal ccs.
  *
- * check.c proves each equal to the full adaptor
- * (falcon_x86_fpr_expm_p63_native) on the inputs whose rules it runs, so
- * each probe does all the work of its rules and the core's.  Include after
- * generated/falcon_x86/falcon_x86.h. */
+ * check.c checks each, bit for bit, against the full adaptor
+ * (falcon_x86_fpr_expm_p63_native) on every input it draws from those whose
+ * rules the probe runs, so each probe does all the work of its rules and
+ * the core's.  Include after generated/falcon_x86/falcon_x86.h. */
 #ifndef EDGE_COST_PROBE_H
 #define EDGE_COST_PROBE_H
 
@@ -34,7 +34,8 @@
  * kernel's fit): LN2_DOWN = RD(ln 2) and the pattern above it, the pattern
  * above +inf's, +0, the smallest normal's high word (low word INT32_MIN so
  * VPMAXSD keeps the low word), 1.  The asm reads them as memory operands
- * (RIP-relative), so no probe needs a register for their address. */
+ * (RIP-relative), so no probe needs a register for their address; the
+ * shipped clamp block reads the same values from the kernel's table. */
 static const uint64_t edge_k[6] __attribute__((aligned(64))) = {
     UINT64_C(0x3FE62E42FEFA39EF), UINT64_C(0x3FE62E42FEFA39F0), UINT64_C(0x7FF0000000000001),
     UINT64_C(0x0000000000000000), UINT64_C(0x0010000080000000), UINT64_C(0x3FF0000000000000),
