@@ -1,11 +1,11 @@
 # The rules every probe folder shares (chain_floor, edge_cost): a check.c
-# that proves the probes of probe.h against a generated kernel on N inputs,
+# that checks the probes of probe.h against a generated kernel on N inputs,
 # one broken control that check must reject, and the probes timed in the
 # project's bench harness (scalar_bench.mk).  The including Makefile sets
 # PROTO (its folder under research/), KERNEL_HEADER (the generated header
 # check.c includes, under GENERATED), CONTROL (the control's name, and
 # CONTROL_MACRO the -D that builds it), CONTROL_WHAT (what the control
-# breaks) and CHECK_WHAT (what check proves), then includes this file.
+# breaks) and CHECK_WHAT (what check checks), then includes this file.
 CC ?= gcc
 CFLAGS = -O2 -march=x86-64-v3 -ffp-contract=off -Wall -Wextra -std=gnu11
 OUT ?= ../../build/research/$(PROTO)

@@ -4,6 +4,10 @@
 # (SCALAR_RUNS processes), output in research/<folder>/results/, binaries
 # in OUT (default build/research/<folder>).  Usage: probe_run.sh FOLDER
 set -e
+if [ $# -ne 1 ] || [ ! -f "$(dirname "$0")/$1/probe.h" ]; then
+    echo "probe_run.sh: error: expected one probe folder under research/ (one with a probe.h), got '$*'" >&2
+    exit 2
+fi
 cd "$(dirname "$0")/$1"
 N=${N:-1000000}
 OUT=${OUT:-../../build/research/$1}
